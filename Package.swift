@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+//
+// CellHost: chat message cells for the terminal, rendered by plugins loaded
+// from shared libraries. `swift build` builds the host, the SDK and every
+// plugin in Plugins/ as a .so beside the executable.
+import PackageDescription
+
+/// Shipped plugins: each is its own dynamic library product, loaded at run
+/// time with dlopen like any third-party plugin.
+let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"]
+let cPlugins = ["PollCell"]
+
+var products: [Product] = [
+    .executable(name: "cellhost", targets: ["cellhost"]),
+    .library(name: "CellHostCore", targets: ["CellHostCore"]),
+    .library(name: "CellKit", targets: ["CellKit"]),
+]
+var targets: [Target] = [
+    .target(name: "CellHostABI", path: "Sources/CellHostABI"),
+    .systemLibrary(name: "CFFI", path: "Sources/CFFI", pkgConfig: "libffi",
+                   providers: [.apt(["libffi-dev"])]),
+    .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
+                   providers: [.apt(["libutf8proc-dev"])]),
+    .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"]),
+    .target(name: "CellKit", dependencies: ["CellHostABI"]),
+    .executableTarget(name: "cellhost", dependencies: ["CellHostCore"]),
+    .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
+    // End-to-end tests run the built `cellhost` binary and the plugin .so files
+    // beside it, so `swift build` runs before `swift test` (see README).
+    .testTarget(name: "EndToEndTests"),
+]
+for name in swiftPlugins {
+    products.append(.library(name: name, type: .dynamic, targets: [name]))
+    targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)"))
+}
+for name in cPlugins {
+    products.append(.library(name: name, type: .dynamic, targets: [name]))
+    targets.append(.target(name: name, dependencies: ["CellHostABI"], path: "Plugins/\(name)"))
+}
+
+let package = Package(
+    name: "CellHost",
+    products: products,
+    targets: targets,
+    swiftLanguageModes: [.v5]
+)
