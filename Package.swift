@@ -4,10 +4,11 @@
 // from shared libraries. `swift build` builds the host, the SDK and every
 // plugin in Plugins/ as a .so beside the executable.
 import PackageDescription
+import Foundation // TEMP
 
 /// Shipped plugins: each is its own dynamic library product, loaded at run
 /// time with dlopen like any third-party plugin.
-let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"]
+let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"].filter { FileManager.default.fileExists(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/\($0)").path) } // TEMP
 let cPlugins = ["PollCell"]
 
 var products: [Product] = [
@@ -27,7 +28,7 @@ var targets: [Target] = [
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
     // End-to-end tests run the built `cellhost` binary and the plugin .so files
     // beside it, so `swift build` runs before `swift test` (see README).
-    .testTarget(name: "EndToEndTests"),
+    .testTarget(name: "EndToEndTests", exclude: ["Fixtures"]),
 ]
 for name in swiftPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))

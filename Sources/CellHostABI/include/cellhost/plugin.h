@@ -67,6 +67,13 @@ typedef struct cellhost_plugin_descriptor {
 /** The type of the entry symbol. Returns NULL only when the plugin cannot work at all. */
 typedef const cellhost_plugin_descriptor *(*cellhost_plugin_entry_fn)(void);
 
+/**
+ * The entry symbol every plugin defines (declared here so the compiler checks
+ * the definition). Called once, on the loading thread; the descriptor it
+ * returns must stay valid until `deinit` returns.
+ */
+CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,144 @@
+import CellHostABI
+
+/// One method of a loaded class: selector, encoding, implementation, and the
+/// libffi interface prepared for it.
+public final class Method {
+    /// The selector name.
+    public let selector: String
+    /// The interned selector passed as `_cmd`.
+    let selectorPointer: UnsafePointer<CChar>
+    /// The encoding as the plugin wrote it.
+    public let types: String
+    let interface: CallInterface
+    let imp: UnsafeRawPointer
+    /// The class that implements it (for `super` sends).
+    public unowned let owner: RuntimeClass
+    /// Set when the method implements a well-known selector: its encoding then
+    /// equals the required one, so the direct-call fast path is exact.
+    let wellKnown: WellKnownSelector?
+
+    init(selector: String, selectorPointer: UnsafePointer<CChar>, types: String, interface: CallInterface,
+         imp: UnsafeRawPointer, owner: RuntimeClass, wellKnown: WellKnownSelector?) {
+        self.selector = selector
+        self.selectorPointer = selectorPointer
+        self.types = types
+        self.interface = interface
+        self.imp = imp
+        self.owner = owner
+        self.wellKnown = wellKnown
+    }
+}
+
+/// A cell class known to the runtime: a host class or a plugin's.
+public final class RuntimeClass {
+    /// Class name, unique in the runtime.
+    public let name: String
+    /// The id of the plugin that contributed it ("cellhost" for host classes).
+    public let pluginID: String
+    /// The superclass; nil only for the root, `MessageCell`.
+    public internal(set) var superclass: RuntimeClass?
+    /// Message classes it registers for, in the order given.
+    public let messageClasses: [String]
+    /// Its rank among candidates.
+    public let rank: Int32
+    /// Bytes of per-instance storage.
+    let instanceSize: Int
+    /// The class name as a C string, for `object_class_name`.
+    let cName: UnsafePointer<CChar>
+    /// Methods the class itself implements, by selector.
+    public internal(set) var methods: [String: Method] = [:]
+    /// Methods in declaration order (for listing).
+    public internal(set) var methodList: [Method] = []
+    /// The runtime the class belongs to.
+    unowned(unsafe) var runtime: Runtime?
+    /// Look-ups along the superclass chain, cached per class.
+    private var cache: [String: Method?] = [:]
+    /// Well-known selectors resolved once along the chain.
+    private var wellKnownCache: [Method?]?
+
+    init(name: String, pluginID: String, messageClasses: [String], rank: Int32, instanceSize: Int,
+         selectors: SelectorTable) {
+        self.name = name
+        self.pluginID = pluginID
+        self.messageClasses = messageClasses
+        self.rank = rank
+        self.instanceSize = instanceSize
+        self.cName = selectors.intern(name)
+    }
+
+    func add(_ method: Method) {
+        if methods[method.selector] == nil { methodList.append(method) }
+        methods[method.selector] = method
+    }
+
+    /// The method for `selector`, found on this class or the nearest superclass.
+    public func lookup(_ selector: String) -> Method? {
+        if let cached = cache[selector] { return cached }
+        var current: RuntimeClass? = self
+        var found: Method?
+        while let cls = current {
+            if let method = cls.methods[selector] { found = method; break }
+            current = cls.superclass
+        }
+        cache[selector] = .some(found)
+        return found
+    }
+
+    /// The method for a well-known selector, resolved once.
+    @inline(__always)
+    func lookup(_ selector: WellKnownSelector) -> Method? {
+        if let resolved = wellKnownCache { return resolved[selector.index] }
+        let resolved = WellKnownSelector.allCases.map { lookup($0.rawValue) }
+        wellKnownCache = resolved
+        return resolved[selector.index]
+    }
+
+    /// True when the class is `other` or inherits from it.
+    public func isSubclass(of other: RuntimeClass) -> Bool {
+        var current: RuntimeClass? = self
+        while let cls = current {
+            if cls === other { return true }
+            current = cls.superclass
+        }
+        return false
+    }
+}
+
+extension WellKnownSelector {
+    var index: Int {
+        switch self {
+        case .render: return 0
+        case .canRender: return 1
+        case .rows: return 2
+        case .conversationWillBegin: return 3
+        case .conversationDidEnd: return 4
+        case .plainText: return 5
+        }
+    }
+}
+
+/// An instance of a cell class: what plugins see as `cellhost_object *`.
+final class CellObject {
+    unowned let cls: RuntimeClass
+    let ivars: UnsafeMutableRawPointer?
+
+    init(cls: RuntimeClass) {
+        self.cls = cls
+        if cls.instanceSize > 0 {
+            let storage = UnsafeMutableRawPointer.allocate(byteCount: cls.instanceSize, alignment: 16)
+            storage.initializeMemory(as: UInt8.self, repeating: 0, count: cls.instanceSize)
+            ivars = storage
+        } else {
+            ivars = nil
+        }
+    }
+
+    deinit { ivars?.deallocate() }
+
+    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    static func from(_ handle: OpaquePointer?) -> CellObject? {
+        guard let handle else { return nil }
+        return Unmanaged<CellObject>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+}

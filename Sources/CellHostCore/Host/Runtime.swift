@@ -1,0 +1,233 @@
+import CellHostABI
+import Glibc
+
+/// A class as a plugin describes it, before it is linked into the runtime:
+/// plain data, separable from the library that implements it.
+public struct ClassDescription: Sendable {
+    public struct MethodDescription: Sendable {
+        public var selector: String
+        public var types: String
+        /// The IMP's address (0 when only describing).
+        public var imp: UInt
+    }
+    public var name: String
+    public var superclass: String
+    public var messageClasses: [String]
+    public var rank: Int32
+    public var instanceSize: Int
+    public var methods: [MethodDescription]
+}
+
+/// Why a class was not accepted.
+public struct ClassRejection: Error, CustomStringConvertible, Sendable {
+    public var className: String
+    public var reason: String
+    public var description: String { "class '\(className)' rejected: \(reason)" }
+}
+
+/// Receives log lines and diagnostics; the CLI prints them on stderr.
+public protocol DiagnosticSink: AnyObject {
+    func pluginLog(plugin: String, level: cellhost_log_level, message: String)
+}
+
+/// The object runtime: classes with their methods, the registry, the
+/// current conversation's instances, and the dispatcher that calls them.
+public final class Runtime {
+    let selectors = SelectorTable()
+    /// Every linked class by name.
+    public private(set) var classes: [String: RuntimeClass] = [:]
+    public let registry: Registry
+    /// The host's root class.
+    public let messageCell: RuntimeClass
+    public let unknownMessageCell: RuntimeClass
+    var dispatcher: Dispatcher
+    var conversation = Conversation()
+    weak var diagnostics: DiagnosticSink?
+    /// The host table for the host's own classes.
+    let hostContext: PluginHostContext
+    /// Host contexts of loaded plugins by id (kept alive here).
+    var pluginContexts: [String: PluginHostContext] = [:]
+
+    public init(dispatcher: Dispatcher = Dispatcher(mode: .direct)) {
+        self.dispatcher = dispatcher
+        hostContext = PluginHostContext(pluginID: HostClasses.pluginID, file: "")
+        let root = RuntimeClass(name: "MessageCell", pluginID: HostClasses.pluginID, messageClasses: ["text"],
+                                rank: HostClasses.messageCellRank, instanceSize: 0, selectors: selectors)
+        let unknown = RuntimeClass(name: "UnknownMessageCell", pluginID: HostClasses.pluginID, messageClasses: [],
+                                   rank: 0, instanceSize: 0, selectors: selectors)
+        unknown.superclass = root
+        messageCell = root
+        unknownMessageCell = unknown
+        registry = Registry(unknownCell: unknown)
+        hostContext.runtime = self
+        for (cls, methods) in [(root, HostClasses.messageCellMethods), (unknown, HostClasses.unknownCellMethods)] {
+            for method in methods {
+                // Host methods use the required encodings, which always parse.
+                if let linked = try? makeMethod(method, owner: cls) { cls.add(linked) }
+            }
+            classes[cls.name] = cls
+        }
+        registry.register(root, forMessageClass: "text")
+    }
+
+    func log(plugin: String, level: cellhost_log_level, message: String) {
+        diagnostics?.pluginLog(plugin: plugin, level: level, message: message)
+    }
+
+    /// Builds a method, parsing and checking its encoding.
+    func makeMethod(_ description: ClassDescription.MethodDescription, owner: RuntimeClass) throws -> Method {
+        let encoding: MethodTypeEncoding
+        do {
+            encoding = try MethodTypeEncoding(parsing: description.types)
+        } catch let error as TypeEncodingError {
+            throw ClassRejection(className: owner.name,
+                                 reason: "selector '\(description.selector)': \(error)")
+        }
+        let wellKnown = WellKnownSelector(rawValue: description.selector)
+        if let wellKnown, encoding.canonical != wellKnown.requiredEncoding {
+            throw ClassRejection(className: owner.name,
+                                 reason: "selector '\(description.selector)' has encoding '\(description.types)' but the host expects '\(wellKnown.requiredEncoding)'")
+        }
+        guard let imp = UnsafeRawPointer(bitPattern: description.imp) else {
+            throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
+        }
+        let interface = try CallInterface(encoding: encoding)
+        return Method(selector: description.selector, selectorPointer: selectors.intern(description.selector),
+                      types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
+    }
+
+    /// Links described classes into the runtime: resolves superclasses (which
+    /// may come from any plugin, in any order), checks every method, and
+    /// registers the accepted classes in the order given. Returns the rejections.
+    func link(_ batch: [(description: ClassDescription, pluginID: String)]) -> [(pluginID: String, rejection: ClassRejection)] {
+        var rejections: [(String, ClassRejection)] = []
+        var pending: [Int: ClassDescription] = [:]
+        var owners: [String: Int] = [:]
+        for (index, item) in batch.enumerated() {
+            let name = item.description.name
+            if let existing = classes[name] {
+                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(existing.pluginID)")))
+            } else if owners[name] != nil {
+                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(batch[owners[name]!].pluginID)")))
+            } else {
+                owners[name] = index
+                pending[index] = item.description
+            }
+        }
+        var linked: [Int: RuntimeClass] = [:]
+        var failed: [Int: String] = [:]
+        // Resolve each pending class, following superclass links within the batch.
+        func resolve(_ index: Int, _ visiting: inout Set<Int>) -> RuntimeClass? {
+            if let done = linked[index] { return done }
+            if failed[index] != nil { return nil }
+            guard let description = pending[index] else { return nil }
+            guard visiting.insert(index).inserted else {
+                failed[index] = "superclass chain of '\(description.name)' is a cycle"
+                return nil
+            }
+            let superclass: RuntimeClass
+            if let existing = classes[description.superclass] {
+                superclass = existing
+            } else if let other = owners[description.superclass] {
+                guard let resolved = resolve(other, &visiting) else {
+                    failed[index] = failed[index] ?? "superclass '\(description.superclass)' was rejected"
+                    return nil
+                }
+                superclass = resolved
+            } else {
+                failed[index] = "superclass '\(description.superclass)' not found"
+                return nil
+            }
+            let cls = RuntimeClass(name: description.name, pluginID: batch[index].pluginID,
+                                   messageClasses: description.messageClasses, rank: description.rank,
+                                   instanceSize: description.instanceSize, selectors: selectors)
+            cls.superclass = superclass
+            cls.runtime = self
+            do {
+                for method in description.methods { cls.add(try makeMethod(method, owner: cls)) }
+            } catch let rejection as ClassRejection {
+                failed[index] = rejection.reason
+                return nil
+            } catch {
+                failed[index] = "\(error)"
+                return nil
+            }
+            linked[index] = cls
+            return cls
+        }
+        for index in pending.keys.sorted() {
+            var visiting = Set<Int>()
+            _ = resolve(index, &visiting)
+        }
+        for index in pending.keys.sorted() {
+            if let cls = linked[index] {
+                classes[cls.name] = cls
+                for messageClass in cls.messageClasses { registry.register(cls, forMessageClass: messageClass) }
+            } else if let reason = failed[index] {
+                rejections.append((batch[index].pluginID, ClassRejection(className: batch[index].description.name, reason: reason)))
+            }
+        }
+        return rejections
+    }
+
+    // MARK: Conversations
+
+    /// Ends the current conversation (sending `conversationDidEnd:` to every
+    /// instance) and starts a new one.
+    public func endConversation() {
+        conversation.end(runtime: self)
+        conversation = Conversation()
+    }
+}
+
+/// The instances of one conversation, one per class, created on first use.
+final class Conversation {
+    private var objects: [ObjectIdentifier: CellObject] = [:]
+    private var order: [CellObject] = []
+
+    /// The instance of `cls`, created (and sent `conversationWillBegin:`) on first use.
+    func instance(of cls: RuntimeClass, runtime: Runtime? = nil) -> CellObject {
+        if let object = objects[ObjectIdentifier(cls)] { return object }
+        let object = CellObject(cls: cls)
+        objects[ObjectIdentifier(cls)] = object
+        order.append(object)
+        if let runtime, let method = cls.lookup(.conversationWillBegin) {
+            runtime.withContext(for: method.owner, width: 0, messageClass: "", flags: 0) { context in
+                runtime.dispatcher.conversation(method, receiver: object.handle, context: context)
+            }
+        }
+        return object
+    }
+
+    func end(runtime: Runtime) {
+        for object in order {
+            guard let method = object.cls.lookup(.conversationDidEnd) else { continue }
+            runtime.withContext(for: method.owner, width: 0, messageClass: "", flags: 0) { context in
+                runtime.dispatcher.conversation(method, receiver: object.handle, context: context)
+            }
+        }
+        objects.removeAll()
+        order.removeAll()
+    }
+}
+
+extension Runtime {
+    /// Runs `body` with a context whose host table is that of the plugin owning `cls`.
+    func withContext<T>(for cls: RuntimeClass, width: Int, messageClass: String, flags: UInt32,
+                        _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
+        let host = hostTable(for: cls.pluginID)
+        return messageClassCString(messageClass) { name in
+            var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size), width: UInt32(max(1, width)),
+                                           flags: flags, reserved: 0, message_class: name, host: host)
+            return withUnsafePointer(to: &context) { body($0) }
+        }
+    }
+
+    func hostTable(for pluginID: String) -> UnsafePointer<cellhost_host> {
+        UnsafePointer((pluginContexts[pluginID] ?? hostContext).table)
+    }
+
+    private func messageClassCString<T>(_ name: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+        body(selectors.intern(name))
+    }
+}

@@ -1,0 +1,271 @@
+import Glibc
+
+/// One record of the input: a JSON Lines line or one element of a JSON array
+/// file, with the line number it starts on.
+public struct InputRecord {
+    /// The bytes of the value (no newline).
+    public var bytes: UnsafeBufferPointer<UInt8>
+    /// 1-based line number where the record starts.
+    public var line: Int
+}
+
+/// A problem with the input that is not about one record's JSON.
+public struct InputError: Error, CustomStringConvertible {
+    public var line: Int
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// Reads records from a file descriptor in large blocks, so a stream of any
+/// size is read in constant memory, and hands each to a callback as soon as it
+/// is complete (`tail -f chat.jsonl | cellhost render -` works).
+///
+/// The input is JSON Lines, unless its first non-blank byte is `[`: then it is
+/// one JSON array whose elements are the records.
+public struct InputReader {
+    /// Records longer than this are reported and skipped.
+    public static let maximumRecordBytes = 16 << 20
+
+    let fd: Int32
+    /// Called before each read that may block, so output is flushed while
+    /// waiting for input.
+    let beforeRead: () -> Void
+
+    public init(fd: Int32, beforeRead: @escaping () -> Void = {}) {
+        self.fd = fd
+        self.beforeRead = beforeRead
+    }
+
+    /// Reads to the end, calling `record` for each complete record and `problem`
+    /// for each one that cannot be delivered (too long, unterminated array).
+    public func read(record: (InputRecord) -> Void, problem: (InputError) -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var filled = 0
+        var consumed = 0
+        var lineNumber = 1
+        var mode: Mode = .undecided
+        var eof = false
+        var skippingLongRecord = false
+        var scanner = ArrayScanner()
+        var firstRead = true
+
+        while true {
+            // Deliver every complete record in the buffer.
+            var progress = true
+            while progress {
+                progress = false
+                switch mode {
+                case .undecided:
+                    var index = consumed
+                    if firstRead, filled - consumed >= 3, buffer[index] == 0xEF, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF {
+                        consumed += 3; index += 3
+                    }
+                    while index < filled, buffer[index] == 0x20 || buffer[index] == 0x09 || buffer[index] == 0x0D || buffer[index] == 0x0A {
+                        index += 1
+                    }
+                    if index < filled {
+                        firstRead = false
+                        if buffer[index] == UInt8(ascii: "[") {
+                            // Count the lines skipped before the array.
+                            for position in consumed..<index where buffer[position] == 0x0A { lineNumber += 1 }
+                            mode = .array
+                            consumed = index + 1
+                            scanner = ArrayScanner()
+                        } else {
+                            mode = .lines
+                        }
+                        progress = true
+                    }
+                case .lines:
+                    let found = buffer[consumed..<filled].firstIndex(of: 0x0A)
+                    guard let newline = found ?? (eof && consumed < filled ? filled : nil) else { break }
+                    if skippingLongRecord {
+                        skippingLongRecord = false
+                    } else {
+                        var end = newline
+                        if end > consumed, buffer[end - 1] == 0x0D { end -= 1 }
+                        buffer.withUnsafeBufferPointer { all in
+                            let bytes = UnsafeBufferPointer(rebasing: all[consumed..<end])
+                            if !InputReader.isBlank(bytes) { record(InputRecord(bytes: bytes, line: lineNumber)) }
+                        }
+                    }
+                    lineNumber += 1
+                    consumed = min(newline + 1, filled)
+                    progress = true
+                case .array:
+                    let outcome = buffer.withUnsafeBufferPointer { all in
+                        scanner.scan(all, from: consumed, to: filled)
+                    }
+                    switch outcome {
+                    case .needMore:
+                        break
+                    case let .element(start, end, next, startLine):
+                        if !skippingLongRecord {
+                            buffer.withUnsafeBufferPointer { all in
+                                record(InputRecord(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), line: lineNumber + startLine))
+                            }
+                        }
+                        skippingLongRecord = false
+                        lineNumber += scanner.takeLines()
+                        consumed = next
+                        progress = true
+                    case .finished(let next):
+                        lineNumber += scanner.takeLines()
+                        consumed = next
+                        mode = .afterArray
+                        progress = true
+                    case .syntaxError(let reason, let next):
+                        problem(InputError(line: lineNumber + scanner.takeLines(), reason: reason))
+                        consumed = next
+                        mode = .afterArray
+                        progress = true
+                    }
+                case .afterArray:
+                    var index = consumed
+                    while index < filled, [0x20, 0x09, 0x0D, 0x0A].contains(buffer[index]) { index += 1 }
+                    if index < filled {
+                        problem(InputError(line: lineNumber, reason: "unexpected data after the JSON array"))
+                        consumed = filled
+                        eof = true
+                        mode = .done
+                    } else {
+                        consumed = index
+                    }
+                case .done:
+                    consumed = filled
+                }
+            }
+            if eof {
+                if mode == .array {
+                    problem(InputError(line: lineNumber, reason: "unterminated JSON array"))
+                }
+                return
+            }
+            // Keep the unconsumed tail, grow for long records, then read more.
+            if consumed > 0 {
+                let remaining = filled - consumed
+                if remaining > 0 {
+                    buffer.withUnsafeMutableBufferPointer { all in
+                        _ = memmove(all.baseAddress!, all.baseAddress! + consumed, remaining)
+                    }
+                }
+                filled = remaining
+                scanner.shift(by: consumed)
+                consumed = 0
+            }
+            if filled == buffer.count {
+                if buffer.count >= InputReader.maximumRecordBytes {
+                    problem(InputError(line: lineNumber, reason: "record longer than \(InputReader.maximumRecordBytes >> 20) MiB, skipped"))
+                    skippingLongRecord = true
+                    if mode == .lines {
+                        // Drop what we have; the rest of the line is dropped when its newline arrives.
+                        filled = 0
+                    } else {
+                        problem(InputError(line: lineNumber, reason: "cannot continue reading the JSON array"))
+                        return
+                    }
+                } else {
+                    buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+                }
+            }
+            beforeRead()
+            let count = buffer.withUnsafeMutableBufferPointer { all in
+                Glibc.read(fd, all.baseAddress! + filled, all.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputError(line: lineNumber, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { eof = true } else { filled += count }
+        }
+    }
+
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where !(byte == 0x20 || byte == 0x09 || byte == 0x0D) { return false }
+        return true
+    }
+
+    enum Mode { case undecided, lines, array, afterArray, done }
+}
+
+/// Finds the top-level elements of a JSON array incrementally: tracks strings,
+/// escapes and bracket depth only; each element's own syntax is checked when
+/// it is parsed as a message.
+struct ArrayScanner {
+    enum Outcome {
+        case needMore
+        /// An element in `start..<end`; scanning continues at `next`.
+        case element(start: Int, end: Int, next: Int, startLine: Int)
+        case finished(next: Int)
+        case syntaxError(String, next: Int)
+    }
+
+    private var depth = 0
+    private var inString = false
+    private var escape = false
+    private var elementStart: Int?
+    private var position: Int?
+    private var lines = 0
+    private var startLine = 0
+    private var sawComma = false
+
+    mutating func shift(by offset: Int) {
+        if let start = elementStart { elementStart = start - offset }
+        if let current = position { position = current - offset }
+    }
+
+    /// Lines counted since the last call.
+    mutating func takeLines() -> Int {
+        defer { lines = 0 }
+        return lines
+    }
+
+    mutating func scan(_ buffer: UnsafeBufferPointer<UInt8>, from consumed: Int, to filled: Int) -> Outcome {
+        var index = max(position ?? consumed, consumed)
+        defer { position = index }
+        while index < filled {
+            let byte = buffer[index]
+            if byte == 0x0A { lines += 1 }
+            if inString {
+                if escape { escape = false } else if byte == UInt8(ascii: "\\") { escape = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+                continue
+            }
+            switch byte {
+            case 0x20, 0x09, 0x0D, 0x0A:
+                break
+            case UInt8(ascii: ","), UInt8(ascii: "]") where depth == 0:
+                if let start = elementStart {
+                    var end = index
+                    while end > start, [0x20, 0x09, 0x0D, 0x0A].contains(buffer[end - 1]) { end -= 1 }
+                    elementStart = nil
+                    let line = startLine
+                    if byte == UInt8(ascii: "]") {
+                        // Deliver the last element; the closing bracket is seen again next time.
+                        sawComma = false
+                        index += 0
+                        let outcome = Outcome.element(start: start, end: end, next: index, startLine: line)
+                        return outcome
+                    }
+                    sawComma = true
+                    index += 1
+                    return .element(start: start, end: end, next: index, startLine: line)
+                }
+                if byte == UInt8(ascii: "]") {
+                    if sawComma { index += 1; return .syntaxError("trailing ',' in JSON array", next: index) }
+                    index += 1
+                    return .finished(next: index)
+                }
+                index += 1
+                return .syntaxError("empty element in JSON array", next: filled)
+            default:
+                if elementStart == nil { elementStart = index; startLine = lines; sawComma = false }
+                if byte == UInt8(ascii: "\"") { inString = true }
+                else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
+                else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth = max(0, depth - 1) }
+            }
+            index += 1
+        }
+        return .needMore
+    }
+}

@@ -1,0 +1,254 @@
+import Glibc
+
+extension JSONDocument {
+    /// The root node.
+    public static let root = 0
+
+    /// The node just past `index` and all its descendants.
+    @inline(__always)
+    func skip(_ index: Int) -> Int {
+        let node = nodes[index]
+        return node.kind == .array || node.kind == .object ? Int(node.next) : index + 1
+    }
+
+    /// The kind of a node.
+    public func kind(_ index: Int) -> Kind { nodes[index].kind }
+
+    /// Member count of an object or element count of an array.
+    public func count(_ index: Int) -> Int { Int(nodes[index].count) }
+
+    /// The value of `key` in the object at `index` (the first, when repeated).
+    public func member(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard nodes[index].kind == .object else { return nil }
+        var cursor = index + 1
+        for _ in 0..<nodes[index].count {
+            if keyEquals(cursor, key) { return cursor + 1 }
+            cursor = skip(cursor + 1)
+        }
+        return nil
+    }
+
+    /// The value of `key` in the object at `index`.
+    public func member(_ index: Int, _ key: StaticString) -> Int? {
+        member(index, UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    }
+
+    /// Element `position` of the array at `index`.
+    public func element(_ index: Int, _ position: Int) -> Int? {
+        guard nodes[index].kind == .array, position >= 0, position < nodes[index].count else { return nil }
+        var cursor = index + 1
+        for _ in 0..<position { cursor = skip(cursor) }
+        return cursor
+    }
+
+    /// The elements of the array at `index`, in order.
+    public func elements(_ index: Int) -> [Int] {
+        guard nodes[index].kind == .array else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(Int(nodes[index].count))
+        var cursor = index + 1
+        for _ in 0..<nodes[index].count {
+            result.append(cursor)
+            cursor = skip(cursor)
+        }
+        return result
+    }
+
+    private func keyEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let node = nodes[index]
+        if node.escaped {
+            var decoded: [UInt8] = []
+            appendString(index, to: &decoded)
+            return decoded.elementsEqual(key)
+        }
+        let length = Int(node.end - node.start)
+        guard length == key.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + Int(node.start), key.baseAddress!, length) == 0
+        }
+    }
+
+    /// Resolves a dot-separated key path ("file.size", "poll.options.0.text")
+    /// from the root. A path segment of digits indexes an array.
+    public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
+        var current = JSONDocument.root
+        guard !nodes.isEmpty else { return nil }
+        var segmentStart = 0
+        var index = 0
+        while index <= path.count {
+            if index == path.count || path[index] == UInt8(ascii: ".") {
+                let segment = UnsafeBufferPointer(rebasing: path[segmentStart..<index])
+                guard !segment.isEmpty else { return nil }
+                if nodes[current].kind == .array {
+                    guard let position = Self.decimal(segment), let next = element(current, position) else { return nil }
+                    current = next
+                } else {
+                    guard let next = member(current, segment) else { return nil }
+                    current = next
+                }
+                segmentStart = index + 1
+            }
+            index += 1
+        }
+        return current
+    }
+
+    /// Resolves a key path given as a Swift string.
+    public func resolve(_ path: String) -> Int? {
+        var path = path
+        return path.withUTF8 { resolve(path: $0) }
+    }
+
+    private static func decimal(_ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard segment.count <= 9 else { return nil }
+        var value = 0
+        for byte in segment {
+            guard byte &- 0x30 < 10 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
+
+    // MARK: Scalars
+
+    /// The number at `index`, or nil when it is not a number.
+    public func number(_ index: Int) -> Double? {
+        let node = nodes[index]
+        guard node.kind == .number else { return nil }
+        if let integer = integer(index), abs(integer) < (1 << 53) { return Double(integer) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(node.end - node.start) + 1) { text in
+                for offset in 0..<Int(node.end - node.start) { text[offset] = CChar(bitPattern: buffer[Int(node.start) + offset]) }
+                text[Int(node.end - node.start)] = 0
+                return strtod(text.baseAddress!, nil)
+            }
+        }
+    }
+
+    /// The integer at `index`: a number without fraction or exponent that fits in 64 bits.
+    public func integer(_ index: Int) -> Int64? {
+        let node = nodes[index]
+        guard node.kind == .number else { return nil }
+        var position = Int(node.start)
+        let end = Int(node.end)
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        var value: Int64 = 0
+        while position < end {
+            let digit = bytes[position] &- 0x30
+            guard digit < 10 else {
+                // A fraction of zeros ("3.0") is still an integer.
+                return fractionIsZero(from: position, to: end) ? (negative ? -value : value) : nil
+            }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (plus, overflow2) = times.addingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = plus
+            position += 1
+        }
+        return negative ? -value : value
+    }
+
+    private func fractionIsZero(from start: Int, to end: Int) -> Bool {
+        guard bytes[start] == UInt8(ascii: ".") else { return false }
+        for position in (start + 1)..<end where bytes[position] != UInt8(ascii: "0") { return false }
+        return true
+    }
+
+    /// The boolean at `index`.
+    public func bool(_ index: Int) -> Bool? {
+        switch nodes[index].kind {
+        case .boolTrue: return true
+        case .boolFalse: return false
+        default: return nil
+        }
+    }
+
+    /// True when the string at `index` equals `literal` (no escapes).
+    public func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
+        let node = nodes[index]
+        guard node.kind == .string, !node.escaped, Int(node.end - node.start) == literal.utf8CodeUnitCount else { return false }
+        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + Int(node.start), literal.utf8Start, literal.utf8CodeUnitCount) == 0 }
+    }
+
+    /// Raw bytes of a string without escapes, for fast comparisons; nil when escaped.
+    func rawString(_ index: Int) -> Range<Int>? {
+        let node = nodes[index]
+        guard node.kind == .string, !node.escaped else { return nil }
+        return Int(node.start)..<Int(node.end)
+    }
+
+    // MARK: Strings
+
+    /// Appends the decoded string at `index` to `output` as valid UTF-8:
+    /// escapes decoded, lone surrogates and invalid sequences as U+FFFD.
+    public func appendString(_ index: Int, to output: inout [UInt8]) {
+        let node = nodes[index]
+        guard node.kind == .string else { return }
+        bytes.withUnsafeBufferPointer { buffer in
+            var position = Int(node.start)
+            let end = Int(node.end)
+            if !node.escaped {
+                UTF8Repair.append(UnsafeBufferPointer(rebasing: buffer[position..<end]), to: &output)
+                return
+            }
+            var runStart = position
+            while position < end {
+                guard buffer[position] == UInt8(ascii: "\\") else { position += 1; continue }
+                UTF8Repair.append(UnsafeBufferPointer(rebasing: buffer[runStart..<position]), to: &output)
+                let escape = buffer[position + 1]
+                position += 2
+                switch escape {
+                case UInt8(ascii: "n"): output.append(0x0A)
+                case UInt8(ascii: "t"): output.append(0x09)
+                case UInt8(ascii: "r"): output.append(0x0D)
+                case UInt8(ascii: "b"): output.append(0x08)
+                case UInt8(ascii: "f"): output.append(0x0C)
+                case UInt8(ascii: "u"):
+                    var scalar = hex4(buffer, position)
+                    position += 4
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        if position + 6 <= end, buffer[position] == UInt8(ascii: "\\"), buffer[position + 1] == UInt8(ascii: "u") {
+                            let low = hex4(buffer, position + 2)
+                            if low >= 0xDC00 && low < 0xE000 {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                                position += 6
+                            } else {
+                                scalar = 0xFFFD
+                            }
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        scalar = 0xFFFD
+                    }
+                    UTF8Repair.appendScalar(scalar, to: &output)
+                default: output.append(escape) // \" \\ \/
+                }
+                runStart = position
+            }
+            UTF8Repair.append(UnsafeBufferPointer(rebasing: buffer[runStart..<end]), to: &output)
+        }
+    }
+
+    /// The decoded string at `index` as a Swift string.
+    public func string(_ index: Int) -> String? {
+        let node = nodes[index]
+        guard node.kind == .string else { return nil }
+        if !node.escaped {
+            // String(decoding:) repairs invalid UTF-8 with U+FFFD, as appendString does.
+            return bytes.withUnsafeBufferPointer {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)]), as: UTF8.self)
+            }
+        }
+        var output: [UInt8] = []
+        appendString(index, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private func hex4(_ buffer: UnsafeBufferPointer<UInt8>, _ position: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<4 { value = value << 4 | (hexValue(buffer[position + offset]) ?? 0) }
+        return value
+    }
+}

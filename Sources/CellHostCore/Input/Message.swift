@@ -1,0 +1,155 @@
+import CellHostABI
+import Glibc
+
+/// Delivery status of a message.
+public enum DeliveryStatus: Int32, Sendable {
+    case none = 0, sending, sent, delivered, read, failed
+}
+
+/// One message as the host sees it: the parsed JSON plus the fields the chrome
+/// needs, read once. Reused for every message of a stream; what plugins get is
+/// a `cellhost_message *` pointing at it.
+public final class Message {
+    /// The parsed object.
+    public internal(set) var document = JSONDocument()
+    /// The message class (`type`), "" when missing or not a string.
+    public internal(set) var type = ""
+    /// True when `type` was missing or unusable.
+    public internal(set) var typeIsMissing = true
+    public internal(set) var id = ""
+    public internal(set) var senderID = ""
+    public internal(set) var senderName = ""
+    /// Seconds since the epoch, when the message has a usable time.
+    public internal(set) var time: Double?
+    public internal(set) var status = DeliveryStatus.none
+    public internal(set) var isOutgoing = false
+    public internal(set) var isEdited = false
+    public internal(set) var replyTo: String?
+
+    /// NUL-terminated copies of strings handed to plugins, valid until the
+    /// message is reset (the end of the call that received it).
+    let arena = StringArena()
+
+    public init() {}
+
+    /// Parses `bytes` as a message. Throws when they are not a JSON object.
+    public func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?) throws {
+        arena.reset()
+        try document.parse(bytes)
+        guard document.kind(JSONDocument.root) == .object else {
+            let kind = document.kind(JSONDocument.root)
+            throw JSONSyntaxError(offset: 0, reason: "expected a JSON object, found \(kind == .array ? "an array" : "a bare value")")
+        }
+        let root = JSONDocument.root
+        if let node = document.member(root, "type"), let value = document.string(node), !value.isEmpty, value.utf8.count <= 64 {
+            type = value
+            typeIsMissing = false
+        } else {
+            type = ""
+            typeIsMissing = true
+        }
+        id = stringField("id") ?? document.member(root, "id").flatMap { document.integer($0) }.map(String.init) ?? ""
+        if let sender = document.member(root, "sender") {
+            if document.kind(sender) == .object {
+                senderID = document.member(sender, "id").flatMap { document.string($0) } ?? ""
+                senderName = document.member(sender, "name").flatMap { document.string($0) } ?? ""
+            } else {
+                senderID = document.string(sender) ?? ""
+                senderName = ""
+            }
+        } else {
+            senderID = ""
+            senderName = ""
+        }
+        if senderName.isEmpty { senderName = senderID }
+        time = document.member(root, "time").flatMap { node -> Double? in
+            if let seconds = document.number(node) { return seconds.isFinite ? seconds : nil }
+            return document.string(node).flatMap(RFC3339.parse)
+        }
+        status = document.member(root, "status").map(Message.status(document)) ?? .none
+        if let direction = document.member(root, "direction"), document.stringEquals(direction, "outgoing") {
+            isOutgoing = true
+        } else if let direction = document.member(root, "direction"), document.stringEquals(direction, "incoming") {
+            isOutgoing = false
+        } else if let me, !me.isEmpty {
+            isOutgoing = senderID == me
+        } else {
+            isOutgoing = false
+        }
+        isEdited = document.member(root, "edited").flatMap { document.bool($0) } ?? false
+        replyTo = stringField("reply_to")
+    }
+
+    private func stringField(_ key: StaticString) -> String? {
+        document.member(JSONDocument.root, key).flatMap { document.string($0) }
+    }
+
+    private static func status(_ document: JSONDocument) -> (Int) -> DeliveryStatus {
+        return { node in
+            if document.stringEquals(node, "read") { return .read }
+            if document.stringEquals(node, "delivered") { return .delivered }
+            if document.stringEquals(node, "sent") { return .sent }
+            if document.stringEquals(node, "sending") { return .sending }
+            if document.stringEquals(node, "failed") { return .failed }
+            return .none
+        }
+    }
+
+    /// The message body, decoded, or nil.
+    public var text: String? { stringField("text") }
+
+    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
+
+    static func from(_ handle: OpaquePointer?) -> Message? {
+        guard let handle else { return nil }
+        return Unmanaged<Message>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+}
+
+/// Chunked storage for NUL-terminated strings whose addresses must not move
+/// while a plugin holds them.
+final class StringArena {
+    private var chunks: [UnsafeMutablePointer<UInt8>] = []
+    private var chunkSizes: [Int] = []
+    private var current = 0
+    private var used = 0
+    private static let chunkSize = 1 << 14
+
+    deinit { for chunk in chunks { chunk.deallocate() } }
+
+    func reset() {
+        current = 0
+        used = 0
+        // Keep the first chunk only, so one huge message does not pin memory.
+        while chunks.count > 1 {
+            chunks.removeLast().deallocate()
+            chunkSizes.removeLast()
+        }
+    }
+
+    /// Copies `bytes` plus a NUL and returns the copy.
+    func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+        let needed = bytes.count + 1
+        if chunks.isEmpty || used + needed > chunkSizes[current] {
+            if current + 1 < chunks.count, needed <= chunkSizes[current + 1] {
+                current += 1
+            } else {
+                let size = max(StringArena.chunkSize, needed)
+                chunks.append(.allocate(capacity: size))
+                chunkSizes.append(size)
+                current = chunks.count - 1
+            }
+            used = 0
+        }
+        let target = chunks[current] + used
+        if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
+        target[bytes.count] = 0
+        used += needed
+        return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
+    }
+
+    func store(_ string: String) -> UnsafePointer<CChar> {
+        var string = string
+        return string.withUTF8 { store($0) }
+    }
+}

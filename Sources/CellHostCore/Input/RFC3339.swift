@@ -1,0 +1,64 @@
+import Glibc
+
+/// Parses RFC 3339 timestamps (`2026-11-29T10:02:00Z`, `…T10:02:00.5+01:00`,
+/// a space instead of `T`) to seconds since the Unix epoch, without Foundation.
+enum RFC3339 {
+    static func parse(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        guard b.count >= 19 else { return nil }
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= b.count else { return nil }
+            var value = 0
+            for index in start..<(start + count) {
+                let digit = b[index] &- 0x30
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == 0x20,
+              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
+              b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < b.count, b[index] == UInt8(ascii: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < b.count, b[index] &- 0x30 < 10 {
+                fraction += Double(b[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset = 0
+        guard index < b.count else { return nil }
+        switch b[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard let hours = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
+                  let minutes = digits(index + 4, 2) else { return nil }
+            offset = (hours * 60 + minutes) * 60 * (b[index] == UInt8(ascii: "-") ? -1 : 1)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == b.count else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+}

@@ -1,0 +1,161 @@
+import CUTF8Proc
+
+/// Makes untrusted text safe to put on a terminal (DESIGN.md section 6):
+///
+/// - ECMA-48 escape sequences (CSI, OSC, DCS, SOS, PM, APC, and two-byte
+///   escapes, introduced by ESC or by their C1 forms) are removed whole;
+/// - other C0 and C1 controls and DEL are shown as visible symbols
+///   (U+2400… control pictures, or `<U+0085>`);
+/// - bidi controls and other invisible format characters are shown as
+///   `<U+202E>`, except the joiners emoji and many scripts need (U+200C,
+///   U+200D) and emoji tag characters;
+/// - invalid UTF-8 becomes U+FFFD; a tab becomes four spaces.
+///
+/// Newlines are not handled here: the builder splits text into lines first.
+public enum Sanitizer {
+    /// Appends the sanitized form of `input` to `output`. Returns true when
+    /// the input was already safe (the output is then a plain copy).
+    @discardableResult
+    public static func sanitize(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+        // Fast path: printable ASCII only.
+        var clean = true
+        for byte in input where byte < 0x20 || byte >= 0x7F { clean = false; break }
+        if clean {
+            output.append(contentsOf: input)
+            return true
+        }
+        var position = 0
+        let count = input.count
+        while position < count {
+            let byte = input[position]
+            if byte >= 0x20 && byte < 0x7F { output.append(byte); position += 1; continue }
+            if byte == 0x1B {
+                position = skipEscape(input, position + 1)
+                continue
+            }
+            if byte == 0x09 { output.append(contentsOf: [0x20, 0x20, 0x20, 0x20]); position += 1; continue }
+            if byte < 0x20 {
+                appendScalarBytes(0x2400 + UInt32(byte), to: &output)
+                position += 1
+                continue
+            }
+            if byte == 0x7F { appendScalarBytes(0x2421, to: &output); position += 1; continue }
+            let length = UTF8Repair.validSequenceLength(input, position)
+            guard length > 0 else {
+                output.append(contentsOf: UTF8Repair.replacement)
+                position += UTF8Repair.invalidSubpartLength(input, position)
+                continue
+            }
+            let scalar = decode(input, position, length)
+            switch scalar {
+            case 0x9B: // C1 CSI
+                position = skipCSIBody(input, position + length)
+            case 0x9D: // C1 OSC
+                position = skipStringBody(input, position + length)
+            case 0x90, 0x98, 0x9E, 0x9F: // C1 DCS, SOS, PM, APC
+                position = skipStringBody(input, position + length)
+            case 0x80..<0xA0:
+                appendVisible(scalar, to: &output)
+                position += length
+            default:
+                if isHiddenFormat(scalar) {
+                    appendVisible(scalar, to: &output)
+                } else {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<(position + length)]))
+                }
+                position += length
+            }
+        }
+        return false
+    }
+
+    /// Sanitizes a Swift string.
+    public static func sanitize(_ text: String) -> String {
+        var text = text
+        var output: [UInt8] = []
+        text.withUTF8 { _ = sanitize($0, into: &output) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Format characters (category Cf) and other invisible characters that
+    /// could hide or reorder text, to be shown visibly.
+    static func isHiddenFormat(_ scalar: UInt32) -> Bool {
+        if scalar < 0xAD { return false }
+        if scalar == 0x200C || scalar == 0x200D { return false }      // ZWNJ, ZWJ
+        if scalar >= 0xE0020 && scalar <= 0xE007F { return false }    // emoji tag sequences
+        if scalar == 0x2028 || scalar == 0x2029 { return true }       // line/paragraph separators
+        if scalar >= 0xFFF9 && scalar <= 0xFFFB { return true }       // interlinear annotation
+        let category = utf8proc_category(Int32(bitPattern: scalar))
+        return category == UTF8PROC_CATEGORY_CF
+    }
+
+    static func appendVisible(_ scalar: UInt32, to output: inout [UInt8]) {
+        var hex = String(scalar, radix: 16, uppercase: true)
+        while hex.count < 4 { hex = "0" + hex }
+        output.append(contentsOf: "<U+\(hex)>".utf8)
+    }
+
+    @inline(__always)
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, _ position: Int, _ length: Int) -> UInt32 {
+        let lead = UInt32(input[position])
+        switch length {
+        case 2: return (lead & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F)
+        case 3: return (lead & 0x0F) << 12 | UInt32(input[position + 1] & 0x3F) << 6 | UInt32(input[position + 2] & 0x3F)
+        default:
+            return (lead & 0x07) << 18 | UInt32(input[position + 1] & 0x3F) << 12
+                | UInt32(input[position + 2] & 0x3F) << 6 | UInt32(input[position + 3] & 0x3F)
+        }
+    }
+
+    static func appendScalarBytes(_ scalar: UInt32, to output: inout [UInt8]) {
+        UTF8Repair.appendScalar(scalar, to: &output)
+    }
+
+    /// Skips an escape sequence whose ESC was at `position - 1`; returns the
+    /// position after it.
+    static func skipEscape(_ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
+        guard position < input.count else { return position }
+        let byte = input[position]
+        switch byte {
+        case UInt8(ascii: "["): return skipCSIBody(input, position + 1)
+        case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+            return skipStringBody(input, position + 1)
+        case 0x20...0x2F:
+            // nF: intermediates, then one final byte.
+            var index = position
+            while index < input.count, input[index] >= 0x20, input[index] <= 0x2F { index += 1 }
+            if index < input.count, input[index] >= 0x30, input[index] <= 0x7E { index += 1 }
+            return index
+        case 0x30...0x7E:
+            return position + 1
+        default:
+            // A lone ESC: drop it, keep what follows.
+            return position
+        }
+    }
+
+    /// Skips CSI parameters, intermediates and the final byte.
+    static func skipCSIBody(_ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
+        var index = position
+        while index < input.count, input[index] >= 0x30, input[index] <= 0x3F { index += 1 }
+        while index < input.count, input[index] >= 0x20, input[index] <= 0x2F { index += 1 }
+        if index < input.count, input[index] >= 0x40, input[index] <= 0x7E { index += 1 }
+        return index
+    }
+
+    /// Skips a control string up to and including its terminator (BEL, ESC \,
+    /// or C1 ST), or to the end of the text when unterminated.
+    static func skipStringBody(_ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {
+        var index = position
+        while index < input.count {
+            let byte = input[index]
+            if byte == 0x07 { return index + 1 }
+            if byte == 0x1B {
+                return index + 1 < input.count && input[index + 1] == UInt8(ascii: "\\") ? index + 2 : index + 1
+            }
+            if byte == 0xC2, index + 1 < input.count, input[index + 1] == 0x9C { return index + 2 }
+            index += 1
+        }
+        return index
+    }
+}

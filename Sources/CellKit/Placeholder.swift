@@ -1,0 +1,1 @@
+// placeholder; CellKit is being written

@@ -1,0 +1,12 @@
+/* An invalid descriptor: the plugin id is NULL. */
+#include <cellhost/cellhost.h>
+
+static const cellhost_plugin_descriptor descriptor = {
+    .abi = CELLHOST_ABI_VERSION_INIT,
+    .id = NULL,
+    .version = "1.0.0",
+};
+
+CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void) {
+    return &descriptor;
+}

@@ -1,0 +1,14 @@
+/* A plugin with the fixed id "test.dup" and nothing else: the tests install it
+ * twice to see which copy wins. */
+#include <cellhost/cellhost.h>
+
+static const cellhost_plugin_descriptor descriptor = {
+    .abi = CELLHOST_ABI_VERSION_INIT,
+    .id = "test.dup",
+    .version = "1.0.0",
+    .description = "Installed twice by the tests",
+};
+
+CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void) {
+    return &descriptor;
+}

@@ -1,0 +1,30 @@
+/* ErroringTextCell outranks TextMessageCell for "text" and fails on every
+ * message, logging its reason first as the contract asks. */
+#include <cellhost/cellhost.h>
+
+static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
+                      const cellhost_context *ctx, cellhost_builder *out) {
+    ctx->host->append(out, "discarded", 9, CELLHOST_STYLE_PLAIN);
+    ctx->host->log(ctx->host, CELLHOST_LOG_ERROR, "this cell always fails");
+    return CELLHOST_ERROR;
+}
+
+static const cellhost_method methods[] = {
+    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+};
+static const char *const renders[] = { "text", NULL };
+static const cellhost_class classes[] = {
+    { .name = "ErroringTextCell", .message_classes = renders, .rank = 10,
+      .methods = methods, .method_count = 1 },
+};
+static const cellhost_plugin_descriptor descriptor = {
+    .abi = CELLHOST_ABI_VERSION_INIT,
+    .id = "test.erroring",
+    .version = "1.0.0",
+    .classes = classes,
+    .class_count = 1,
+};
+
+CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void) {
+    return &descriptor;
+}

@@ -1,0 +1,29 @@
+/* RankFiveTextCell renders "text" with rank 5, above the shipped
+ * TextMessageCell's 0. */
+#include <cellhost/cellhost.h>
+
+static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
+                      const cellhost_context *ctx, cellhost_builder *out) {
+    ctx->host->append(out, "rank five", 9, CELLHOST_STYLE_PLAIN);
+    return CELLHOST_RENDERED;
+}
+
+static const cellhost_method methods[] = {
+    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+};
+static const char *const renders[] = { "text", NULL };
+static const cellhost_class classes[] = {
+    { .name = "RankFiveTextCell", .message_classes = renders, .rank = 5,
+      .methods = methods, .method_count = 1 },
+};
+static const cellhost_plugin_descriptor descriptor = {
+    .abi = CELLHOST_ABI_VERSION_INIT,
+    .id = "test.rank5",
+    .version = "1.0.0",
+    .classes = classes,
+    .class_count = 1,
+};
+
+CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void) {
+    return &descriptor;
+}

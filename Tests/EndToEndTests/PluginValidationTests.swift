@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// Plugins that open and export the entry symbol but whose descriptor, init or
+/// classes break the contract. A broken plugin is refused whole; a broken
+/// class is refused alone while its plugin loads. Either way the reason is
+/// reported and the shipped plugins are untouched.
+final class PluginValidationTests: EndToEndTestCase {
+
+    // MARK: - ABI version
+
+    func test_pluginBuiltForAnotherMajorVersion_isRefusedNamingBothVersions() throws {
+        try compileFixture("abi_major_2.c", as: "libabi2")
+        let hostVersion = try ABIHeaders.version()
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libabi2.so", ["2.0", hostVersion, "major"])
+    }
+
+    func test_pluginBuiltForANewerMinorVersion_isRefusedAsNewer() throws {
+        try compileFixture("abi_minor_7.c", as: "libabi17")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libabi17.so", ["1.7", "newer"])
+    }
+
+    // MARK: - Descriptor
+
+    func test_entryReturningNULL_isReported() throws {
+        try compileFixture("entry_returns_null.c", as: "libnull")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libnull.so", ["returned NULL"])
+    }
+
+    func test_descriptorCountingClassesButPointingAtNone_isInvalid() throws {
+        try compileFixture("descriptor_classes_null.c", as: "libnoclasses")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libnoclasses.so", ["invalid descriptor"])
+    }
+
+    func test_descriptorWithNullID_isInvalid() throws {
+        try compileFixture("descriptor_id_null.c", as: "libnullid")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libnullid.so", ["invalid descriptor"])
+    }
+
+    func test_descriptorWithEmptyID_isInvalid() throws {
+        try compileFixture("descriptor_id_empty.c", as: "libemptyid")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libemptyid.so", ["invalid descriptor"])
+    }
+
+    func test_twoPluginsWithTheSameID_firstInFileNameOrderLoadsAndSecondIsDuplicate() throws {
+        try compileFixture("duplicate_id.c", as: "a")
+        try compileFixture("duplicate_id.c", as: "b")
+
+        let listing = try listPluginsRun()
+        assertLoadFailure(listing, fileName: "b.so", ["duplicate plugin id"])
+        let first = listing.report.plugins(fileName: "a.so")
+        XCTAssertEqual(first.count, 1)
+        XCTAssertEqual(first.first?.state, .loaded, first.first?.error ?? "")
+        XCTAssertEqual(first.first?.id, "test.dup")
+        XCTAssertEqual(listing.report.plugins(id: "test.dup").filter { $0.state == .loaded }.count, 1,
+                       "exactly one plugin with a given id is loaded")
+    }
+
+    // MARK: - init
+
+    func test_initThatFails_isReportedWithThePluginsOwnReason() throws {
+        try compileFixture("init_fails.c", as: "libinitfails")
+
+        assertLoadFailure(try listPluginsRun(), fileName: "libinitfails.so",
+                          ["init failed", "no licence key"])
+    }
+
+    // MARK: - Classes
+
+    func test_classWhoseSuperclassDoesNotExist_isRejectedWhileItsPluginLoads() throws {
+        try compileFixture("missing_superclass.c", as: "liborphan")
+
+        assertClassRejected(try listPluginsRun(), fileName: "liborphan.so", className: "OrphanCell",
+                            ["superclass", "NoSuchBaseCell"])
+    }
+
+    func test_classWithMalformedTypeEncoding_isRejectedAtLoadTime() throws {
+        try compileFixture("malformed_encoding.c", as: "libmalformed")
+
+        let listing = try listPluginsRun()
+        assertClassRejected(listing, fileName: "libmalformed.so", className: "MalformedEncodingCell",
+                            ["malformed type encoding"])
+        // It asked for rank 100 on "text"; being rejected, it takes nothing over.
+        XCTAssertEqual(listing.report.row("text")?.winner?.className, "TextMessageCell")
+    }
+
+    func test_renderSelectorWithWrongEncoding_isRejectedNamingFoundAndExpectedEncodings() throws {
+        try compileFixture("void_render_encoding.c", as: "libvoidrender")
+        let expected = try ABIHeaders.stringMacro("CELLHOST_TYPES_RENDER")
+
+        let listing = try listPluginsRun()
+        assertClassRejected(listing, fileName: "libvoidrender.so", className: "VoidRenderCell",
+                            ["v@:", expected])
+        XCTAssertEqual(listing.report.row("text")?.winner?.className, "TextMessageCell")
+    }
+}
