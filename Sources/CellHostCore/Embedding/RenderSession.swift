@@ -1,0 +1,69 @@
+import CellHostABI
+
+/// Renders a stream of messages, one conversation: each record is parsed,
+/// rendered by the chain of cells for its class, laid out with the chrome,
+/// and encoded to the output as soon as it arrives.
+public final class RenderSession {
+    let host: CellHost
+    let settings: OutputSettings
+    let me: String?
+    let output: OutputBuffer
+    private let message = Message()
+    private let canvas = CellCanvas()
+    private let chrome: Chrome
+    private let encoder: LineEncoder
+    private let previewCanvas = CellCanvas()
+
+    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
+        self.host = host
+        self.settings = settings
+        self.me = me
+        self.output = output
+        chrome = Chrome(width: settings.width)
+        encoder = LineEncoder(settings: settings)
+    }
+
+    /// Renders one record. Throws `JSONSyntaxError` when it is not a JSON
+    /// object; nothing is written then.
+    public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        try message.load(bytes, me: me)
+        canvas.reset()
+        var flags: UInt32 = 0
+        if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
+        if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
+        if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
+        let outcome = MessageRenderer(runtime: host.runtime).render(message, into: canvas, width: chrome.contentWidth, flags: flags)
+        Wrapper(width: chrome.contentWidth).wrap(canvas)
+        chrome.layout(message, canvas, preview: preview())
+        encoder.write(canvas, message: message, outcome: outcome, line: line, to: output)
+    }
+
+    /// The one-line summary a later reply quotes: the message's text, or what
+    /// `plainTextForMessage:into:` of its first candidate gives.
+    private func preview() -> String {
+        guard !message.id.isEmpty else { return "" }
+        if let text = message.text, !text.isEmpty { return String(text.prefix(120)) }
+        let runtime = host.runtime
+        previewCanvas.reset()
+        for step in runtime.registry.chain(for: message.type).steps {
+            guard let method = step.cls.lookup(.plainText) else { continue }
+            let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
+            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle,
+                                                      builder: BuilderHandle.handle(previewCanvas))
+            if result == Int32(CELLHOST_RENDERED.rawValue) { break }
+            previewCanvas.reset()
+        }
+        var text: [UInt8] = []
+        for item in previewCanvas.items {
+            if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }
+            if case .lineBreak = item { text.append(0x20) }
+        }
+        return String(String(decoding: text, as: UTF8.self).prefix(120))
+    }
+
+    /// Ends the conversation and flushes the output.
+    public func finish() {
+        host.runtime.endConversation()
+        output.flush()
+    }
+}

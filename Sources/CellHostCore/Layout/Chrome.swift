@@ -1,0 +1,291 @@
+import Glibc
+
+/// The chat chrome `MessageCell` draws around every cell's content:
+/// incoming messages on the left and outgoing on the right, sender and time
+/// once per group of consecutive messages, day separators, reply quotes,
+/// reactions, the edited mark and delivery status.
+///
+/// It keeps the little state a conversation needs (the previous message, and
+/// a bounded map of recent messages for reply quotes), so memory stays flat
+/// however long the stream.
+final class Chrome {
+    /// Consecutive messages from one sender within this many seconds share a header.
+    static let groupWindow: Double = 5 * 60
+    /// Messages remembered for reply quotes.
+    static let rememberedMessages = 4096
+
+    let width: Int
+    private var lastSender: String?
+    private var lastOutgoing = false
+    private var lastTime: Double?
+    private var lastDay: Int?
+    private var wroteAnything = false
+    private var recent = RecentMessages(capacity: Chrome.rememberedMessages)
+
+    init(width: Int) { self.width = width }
+
+    /// The columns of content for a message, inside its bubble and gutter.
+    var contentWidth: Int { max(2, bubbleWidth - 2) }
+    private var bubbleWidth: Int { width < 30 ? width : width * 4 / 5 }
+
+    /// Lays out the message whose content lines are in `canvas.contentLines`
+    /// into `canvas.outputLines`.
+    func layout(_ message: Message, _ canvas: CellCanvas, preview: String) {
+        var startsGroup = true
+        var newDay = false
+        if let time = message.time {
+            let day = Chrome.dayNumber(time)
+            if day != lastDay {
+                if wroteAnything { blankLine(canvas) }
+                separator(Chrome.dayLabel(time), canvas)
+                lastDay = day
+                lastSender = nil
+                newDay = true
+            }
+        }
+        if let previous = lastSender, previous == message.senderID, lastOutgoing == message.isOutgoing {
+            switch (lastTime, message.time) {
+            case let (before?, now?): startsGroup = !(now >= before && now - before <= Chrome.groupWindow)
+            case (nil, nil): startsGroup = false
+            default: startsGroup = true
+            }
+        }
+        if startsGroup {
+            if wroteAnything && !newDay { blankLine(canvas) }
+            header(message, canvas)
+        }
+        let outgoing = message.isOutgoing
+        // The bubble: reply quote, content, footer, all aligned together.
+        var bubble: [[Piece]] = []
+        if let replyTo = message.replyTo {
+            var text = "↪ "
+            if let original = recent[replyTo] {
+                text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
+            } else {
+                text += "reply to \(replyTo)"
+            }
+            bubble.append([fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas)])
+        }
+        for line in canvas.contentLines {
+            bubble.append(Array(canvas.pieces[Int(line.firstPiece)..<Int(line.endPiece)]))
+        }
+        var footer: [Piece] = []
+        func addFooter(_ text: String, _ style: Style) {
+            if !footer.isEmpty { footer.append(.padding(2)) }
+            footer.append(fitted(text, style: style, maxWidth: contentWidth, canvas))
+        }
+        let reactions = Chrome.reactions(message)
+        if !reactions.isEmpty { addFooter(reactions, []) }
+        if message.isEdited { addFooter("edited", [.muted, .emphasis]) }
+        if outgoing, let status = Chrome.statusText(message.status) { addFooter(status.text, status.style) }
+        if !footer.isEmpty {
+            // Keep the footer within the content width: drop pieces from the end if needed.
+            while footer.count > 1, footer.reduce(0, { $0 + Int($1.width) }) > contentWidth { footer.removeLast() }
+            bubble.append(footer)
+        }
+        let bubbleContent = bubble.map { $0.reduce(0) { $0 + Int($1.width) } }.max() ?? 0
+        let gutter = fitted("│", style: .gutter, maxWidth: 1, canvas)
+        for line in bubble {
+            let lineWidth = line.reduce(0) { $0 + Int($1.width) }
+            if outgoing {
+                var pieces: [Piece] = [.padding(max(0, width - 2 - bubbleContent))]
+                pieces += line
+                pieces.append(.padding(bubbleContent - lineWidth + 1))
+                pieces.append(gutter)
+                emit(pieces, canvas)
+            } else {
+                emit([gutter, .padding(1)] + line, canvas)
+            }
+        }
+        lastSender = message.senderID
+        lastOutgoing = outgoing
+        lastTime = message.time
+        wroteAnything = true
+        if !message.id.isEmpty {
+            recent[message.id] = (sender: message.senderName, preview: preview)
+        }
+    }
+
+    // MARK: Pieces
+
+    private func header(_ message: Message, _ canvas: CellCanvas) {
+        let time = message.time.map(Chrome.clock)
+        if message.isOutgoing {
+            guard let time else { return }
+            let piece = fitted(time, style: .muted, maxWidth: width, canvas)
+            emit([.padding(width - Int(piece.width)), piece], canvas)
+        } else {
+            let name = message.senderName.isEmpty ? "Unknown sender" : message.senderName
+            var pieces: [Piece] = []
+            let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
+            pieces.append(fitted(name, style: [.sender, .strong, Style.senderColor(Chrome.colorIndex(message.senderID))],
+                                 maxWidth: max(1, width - timeWidth), canvas))
+            if let time {
+                pieces.append(.padding(1))
+                pieces.append(fitted("· " + time, style: .muted, maxWidth: width, canvas))
+            }
+            emit(pieces, canvas)
+        }
+    }
+
+    private func separator(_ label: String, _ canvas: CellCanvas) {
+        let text = fitted(" \(label) ", style: .separator, maxWidth: width, canvas)
+        let remaining = width - Int(text.width)
+        let left = remaining / 2
+        emit([rule(left, canvas), text, rule(remaining - left, canvas)], canvas)
+    }
+
+    private func rule(_ columns: Int, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
+        for _ in 0..<max(0, columns) { canvas.bytes.append(contentsOf: [0xE2, 0x94, 0x80]) } // ─
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(max(0, columns)), style: .separator)
+    }
+
+    private func blankLine(_ canvas: CellCanvas) { emit([], canvas) }
+
+    private func emit(_ pieces: [Piece], _ canvas: CellCanvas) {
+        let first = canvas.pieces.count
+        var total: Int32 = 0
+        for piece in pieces where piece.width > 0 || piece.start >= 0 {
+            canvas.pieces.append(piece)
+            total += piece.width
+        }
+        canvas.outputLines.append(Line(firstPiece: Int32(first), endPiece: Int32(canvas.pieces.count), width: total))
+    }
+
+    /// Sanitized `text` as one piece, cut with "…" to `maxWidth` columns.
+    func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
+        var text = text
+        text.withUTF8 { _ = Sanitizer.sanitize($0, into: &canvas.bytes) }
+        canvas.clusters.removeAll(keepingCapacity: true)
+        canvas.bytes.withUnsafeBufferPointer { DisplayWidth.clusters($0, start..<canvas.bytes.count, into: &canvas.clusters) }
+        var total = 0
+        for cluster in canvas.clusters { total += Int(cluster.width) }
+        if total <= maxWidth { return compact(start, total, style, canvas) }
+        var used = 0
+        var kept: [Cluster] = []
+        for cluster in canvas.clusters {
+            if used + Int(cluster.width) > max(0, maxWidth - 1) { break }
+            kept.append(cluster)
+            used += Int(cluster.width)
+        }
+        var output: [UInt8] = []
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            for cluster in kept { output.append(contentsOf: bytes[Int(cluster.start)..<Int(cluster.end)]) }
+        }
+        if maxWidth >= 1 { output.append(contentsOf: [0xE2, 0x80, 0xA6]); used += 1 } // …
+        canvas.bytes.removeSubrange(start...)
+        canvas.bytes.append(contentsOf: output)
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(used), style: style)
+    }
+
+    /// Rewrites the bytes after `start` to exactly the clusters' bytes (dropping
+    /// marks beyond the per-cluster limit).
+    private func compact(_ start: Int, _ width: Int, _ style: Style, _ canvas: CellCanvas) -> Piece {
+        var contiguous = true
+        var expected = Int32(start)
+        for cluster in canvas.clusters {
+            if cluster.start != expected { contiguous = false; break }
+            expected = cluster.end
+        }
+        if contiguous && Int(expected) == canvas.bytes.count {
+            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
+        }
+        var output: [UInt8] = []
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            for cluster in canvas.clusters { output.append(contentsOf: bytes[Int(cluster.start)..<Int(cluster.end)]) }
+        }
+        canvas.bytes.removeSubrange(start...)
+        canvas.bytes.append(contentsOf: output)
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
+    }
+
+    // MARK: Formatting
+
+    static func statusText(_ status: DeliveryStatus) -> (text: String, style: Style)? {
+        switch status {
+        case .none: return nil
+        case .sending: return ("◌ sending", .muted)
+        case .sent: return ("✓ sent", .muted)
+        case .delivered: return ("✓✓ delivered", .muted)
+        case .read: return ("✓✓ read", .success)
+        case .failed: return ("✗ failed", [.error, .strong])
+        }
+    }
+
+    static func reactions(_ message: Message) -> String {
+        let document = message.document
+        guard let list = document.member(JSONDocument.root, "reactions"), document.kind(list) == .array else { return "" }
+        var parts: [String] = []
+        for element in document.elements(list).prefix(20) {
+            guard document.kind(element) == .object,
+                  let emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+            let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
+            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(count)")
+        }
+        return parts.joined(separator: "  ")
+    }
+
+    static func colorIndex(_ sender: String) -> Int {
+        var hash: UInt32 = 2166136261
+        for byte in sender.utf8 { hash = (hash ^ UInt32(byte)) &* 16777619 }
+        return Int(hash % 6)
+    }
+
+    static func localTime(_ seconds: Double) -> tm {
+        var value = time_t(seconds.rounded(.down))
+        var parts = tm()
+        localtime_r(&value, &parts)
+        return parts
+    }
+
+    static func dayNumber(_ seconds: Double) -> Int {
+        let parts = localTime(seconds)
+        return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let parts = localTime(seconds)
+        return twoDigits(Int(parts.tm_hour)) + ":" + twoDigits(Int(parts.tm_min))
+    }
+
+    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+                         "September", "October", "November", "December"]
+
+    static func dayLabel(_ seconds: Double) -> String {
+        let parts = localTime(seconds)
+        return "\(weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
+    }
+}
+
+/// A bounded map from message id to what a reply quote shows; the oldest
+/// entries are forgotten first.
+struct RecentMessages {
+    let capacity: Int
+    private var values: [String: (sender: String, preview: String)] = [:]
+    private var order: [String] = []
+    private var next = 0
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    subscript(id: String) -> (sender: String, preview: String)? {
+        get { values[id] }
+        set {
+            guard let newValue else { return }
+            if values[id] == nil {
+                if order.count < capacity {
+                    order.append(id)
+                } else {
+                    values[order[next]] = nil
+                    order[next] = id
+                    next = (next + 1) % capacity
+                }
+            }
+            values[id] = newValue
+        }
+    }
+}

@@ -1,0 +1,117 @@
+/// Writes a laid-out message in one of the output formats.
+struct LineEncoder {
+    let settings: OutputSettings
+
+    func write(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
+        switch settings.format {
+        case .json: writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
+        case .plain, .ansi:
+            for index in canvas.outputLines.indices {
+                writeLine(canvas, index, to: out)
+                out.append(0x0A)
+            }
+        }
+        out.flushIfFull()
+    }
+
+    private func writeLine(_ canvas: CellCanvas, _ index: Int, to out: OutputBuffer) {
+        let line = canvas.outputLines[index]
+        let colored = settings.format == .ansi && settings.depth != .none
+        // Trailing padding is never written.
+        var end = Int(line.endPiece)
+        while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            for position in Int(line.firstPiece)..<end {
+                let piece = canvas.pieces[position]
+                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
+                let text = UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)])
+                if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
+                    out.append(sgr)
+                    out.append(text)
+                    out.append("\u{1B}[0m")
+                } else {
+                    out.append(text)
+                }
+            }
+        }
+    }
+
+    private func writeJSON(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
+        out.append("{\"id\":")
+        JSONText.append(message.id.isEmpty ? nil : message.id, to: out)
+        out.append(",\"type\":")
+        JSONText.append(message.typeIsMissing ? nil : message.type, to: out)
+        out.append(",\"line\":\(line),\"class\":")
+        JSONText.append(outcome.cls.name, to: out)
+        out.append(",\"plugin\":")
+        JSONText.append(outcome.cls.pluginID, to: out)
+        out.append(",\"rendered_as\":")
+        JSONText.append(outcome.messageClass, to: out)
+        out.append(",\"fallback\":")
+        if let fallback = outcome.fallback {
+            out.append("{\"chain\":[")
+            for (index, attempt) in fallback.attempts.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                out.append("{\"message_class\":")
+                JSONText.append(attempt.messageClass, to: out)
+                out.append(",\"class\":")
+                JSONText.append(attempt.className, to: out)
+                out.append(",\"plugin\":")
+                JSONText.append(attempt.pluginID, to: out)
+                out.append(",\"result\":")
+                JSONText.append(attempt.result, to: out)
+                out.append("}")
+            }
+            out.append("],\"reason\":")
+            JSONText.append(fallback.reason, to: out)
+            out.append("}")
+        } else {
+            out.append("null")
+        }
+        out.append(",\"lines\":[")
+        let plain = LineEncoder(settings: OutputSettings(format: .plain, depth: .none, width: settings.width))
+        let scratch = OutputBuffer(fd: -1)
+        for index in canvas.outputLines.indices {
+            if index > 0 { out.append(0x2C) }
+            scratch.bytes.removeAll(keepingCapacity: true)
+            plain.writeLine(canvas, index, to: scratch)
+            scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
+        }
+        out.append("]}\n")
+    }
+}
+
+/// JSON string escaping for output.
+enum JSONText {
+    static func append(_ value: String?, to out: OutputBuffer) {
+        guard var value else { out.append("null"); return }
+        value.withUTF8 { appendString($0, to: out) }
+    }
+
+    /// Appends a JSON string of valid UTF-8 bytes, escaping quotes,
+    /// backslashes and every control character.
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
+        out.append(0x22)
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for byte in bytes {
+            switch byte {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0..<0x20, 0x7F:
+                out.append("\\u00")
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+
+    /// A JSON string literal for `value`.
+    static func quoted(_ value: String) -> String {
+        let buffer = OutputBuffer(fd: -1)
+        append(value, to: buffer)
+        return String(decoding: buffer.bytes, as: UTF8.self)
+    }
+}

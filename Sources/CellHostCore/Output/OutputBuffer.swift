@@ -1,0 +1,46 @@
+import Glibc
+
+/// Buffered output to a file descriptor: written in large blocks, flushed
+/// when the input side is about to wait, so streaming input shows promptly.
+public final class OutputBuffer {
+    let fd: Int32
+    var bytes: [UInt8] = []
+    /// Set when a write failed (say, a closed pipe); later writes are dropped.
+    public private(set) var failed = false
+
+    public init(fd: Int32) {
+        self.fd = fd
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) { bytes.append(byte) }
+
+    @inline(__always)
+    func append(_ data: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: data) }
+
+    func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    func appendSpaces(_ count: Int) {
+        for _ in 0..<max(0, count) { bytes.append(0x20) }
+    }
+
+    /// Writes when more than 64 KiB are pending.
+    func flushIfFull() { if bytes.count >= 1 << 16 { flush() } }
+
+    /// Writes everything pending.
+    public func flush() {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        guard !failed else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                return
+            }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Glibc
+
+/// The user's configuration, `$XDG_CONFIG_HOME/cellhost/config` (default
+/// `~/.config/cellhost/config`). An INI-like text file:
+///
+/// ```
+/// # Renderers to use for every run, like --renderer TYPE=CLASS.
+/// [renderers]
+/// image = MyImageCell
+/// ```
+///
+/// Blank lines and lines starting with `#` or `;` are ignored.
+public struct ConfigFile: Sendable, Equatable {
+    /// Message class → cell class overrides.
+    public var renderers: [(messageClass: String, className: String)] = []
+    /// The file read, for error messages.
+    public var path: String?
+
+    public static func == (lhs: ConfigFile, rhs: ConfigFile) -> Bool {
+        lhs.path == rhs.path && lhs.renderers.map { "\($0)=\($1)" } == rhs.renderers.map { "\($0)=\($1)" }
+    }
+
+    /// A problem in the file, with its line.
+    public struct Problem: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var line: Int
+        public var reason: String
+        public var description: String { "\(path):\(line): \(reason)" }
+    }
+
+    public init() {}
+
+    /// Where the config file is for an environment.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/cellhost/config" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/cellhost/config" }
+        return nil
+    }
+
+    /// Reads the file at `path`; a missing file is an empty configuration.
+    public static func load(path: String) throws -> ConfigFile {
+        guard let file = fopen(path, "r") else {
+            if errno == ENOENT { return ConfigFile() }
+            throw Problem(path: path, line: 0, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            text += chunk[0..<count]
+            if text.count > 1 << 20 { throw Problem(path: path, line: 0, reason: "larger than 1 MiB") }
+        }
+        return try parse(String(decoding: text, as: UTF8.self), path: path)
+    }
+
+    /// Parses configuration text.
+    public static func parse(_ text: String, path: String) throws -> ConfigFile {
+        var config = ConfigFile()
+        config.path = path
+        var section: String?
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: " \t\r")
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw Problem(path: path, line: index + 1, reason: "unterminated section header") }
+                let name = String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t")
+                guard name == "renderers" else {
+                    throw Problem(path: path, line: index + 1, reason: "unknown section [\(Sanitizer.sanitize(name))] (known: [renderers])")
+                }
+                section = name
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw Problem(path: path, line: index + 1, reason: "expected KEY = VALUE")
+            }
+            let key = String(line[..<equals]).trimmingCharacters(in: " \t")
+            let value = String(line[line.index(after: equals)...]).trimmingCharacters(in: " \t")
+            guard section == "renderers" else {
+                throw Problem(path: path, line: index + 1, reason: "'\(Sanitizer.sanitize(key))' outside a section (put it under [renderers])")
+            }
+            guard !key.isEmpty, !value.isEmpty else {
+                throw Problem(path: path, line: index + 1, reason: "expected MESSAGE_CLASS = CELL_CLASS")
+            }
+            config.renderers.append((key, value))
+        }
+        return config
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, set.contains(first) { scalars.removeFirst() }
+        while let last = scalars.last, set.contains(last) { scalars.removeLast() }
+        return String(scalars)
+    }
+}

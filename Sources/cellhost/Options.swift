@@ -1,0 +1,68 @@
+/// A usage error: exit status 2 with a one-line message.
+struct UsageError: Error {
+    var message: String
+}
+
+/// Options shared by the subcommands, parsed by hand (no package outside the
+/// toolchain is available): `--flag VALUE` and `--flag=VALUE` both work.
+struct Options {
+    var files: [String] = []
+    var format: String?
+    var width: Int?
+    var me: String?
+    var renderers: [String] = []
+    var pluginPaths: [String] = []
+    var color = "auto"
+    var json = false
+    var verbose = false
+    var help = false
+
+    /// Parses `arguments` accepting only the flags in `allowed`.
+    static func parse(_ arguments: [String], allowed: Set<String>, command: String) throws -> Options {
+        var options = Options()
+        var index = 0
+        var onlyFiles = false
+        func value(_ flag: String, _ inline: String?) throws -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost \(command) --help)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            if onlyFiles || argument == "-" || !argument.hasPrefix("-") {
+                options.files.append(argument)
+                index += 1
+                continue
+            }
+            if argument == "--" { onlyFiles = true; index += 1; continue }
+            var flag = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            if flag == "-h" { flag = "--help" }
+            guard allowed.contains(flag) else {
+                throw UsageError(message: "unknown option '\(flag)' for '\(command)' (see cellhost \(command) --help)")
+            }
+            switch flag {
+            case "--help": options.help = true
+            case "--json": options.json = true
+            case "--verbose": options.verbose = true
+            case "--format": options.format = try value(flag, inline)
+            case "--width":
+                let text = try value(flag, inline)
+                guard let width = Int(text), width > 0 else { throw UsageError(message: "--width must be a positive number, not '\(text)'") }
+                options.width = width
+            case "--me": options.me = try value(flag, inline)
+            case "--renderer": options.renderers.append(try value(flag, inline))
+            case "--plugin-path": options.pluginPaths.append(try value(flag, inline))
+            case "--color": options.color = try value(flag, inline)
+            default: break
+            }
+            index += 1
+        }
+        return options
+    }
+}
