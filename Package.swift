@@ -4,11 +4,10 @@
 // from shared libraries. `swift build` builds the host, the SDK and every
 // plugin in Plugins/ as a .so beside the executable.
 import PackageDescription
-import Foundation // TEMP
 
 /// Shipped plugins: each is its own dynamic library product, loaded at run
 /// time with dlopen like any third-party plugin.
-let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"].filter { FileManager.default.fileExists(atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Plugins/\($0)").path) } // TEMP
+let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"]
 let cPlugins = ["PollCell"]
 
 var products: [Product] = [

@@ -54,21 +54,22 @@ final class RegistryTests: EndToEndTestCase {
         XCTAssertEqual(shadowed.rank, 0)
     }
 
-    func test_equalRankedPluginClass_losesToTheShippedClass_becauseTheShippedOneRegistersLater() throws {
-        // Equal ranks go to the later registration. Plugins register in
-        // search-path order and the directory beside the executable (where the
-        // shipped plugins live) is searched LAST, so the test plugin directory
-        // loads first and TextMessageCell, registering after it, wins the tie.
+    func test_equalRankedPluginClass_beatsTheShippedClass_becauseEarlierDirectoriesRegisterLater() throws {
+        // Equal ranks go to the later registration. Plugins are found in
+        // search-path order, but registered from the LAST directory to the
+        // first (docs/cli.md), so a plugin in CELLHOST_PLUGIN_PATH registers
+        // after the shipped ones beside the executable and wins the tie:
+        // dropping a .so into a plugin directory is enough to take over.
         try compileFixture("text_rank0.c", as: "librank0")
 
         let report = try listPlugins()
         assertShippedPluginsLoaded(report)
         let row = try XCTUnwrap(report.row("text"))
-        XCTAssertEqual(row.winner?.className, "TextMessageCell")
-        XCTAssertEqual(row.winner?.plugin, "org.cellhost.text")
+        XCTAssertEqual(row.winner?.className, "RankZeroTextCell")
+        XCTAssertEqual(row.winner?.plugin, "test.rank0")
         XCTAssertEqual(row.winner?.override, false)
-        let shadowed = try XCTUnwrap(row.shadowed("RankZeroTextCell"), "shadowed: \(row.shadowed.map(\.className))")
-        XCTAssertEqual(shadowed.plugin, "test.rank0")
+        let shadowed = try XCTUnwrap(row.shadowed("TextMessageCell"), "shadowed: \(row.shadowed.map(\.className))")
+        XCTAssertEqual(shadowed.plugin, "org.cellhost.text")
         XCTAssertEqual(shadowed.rank, 0)
     }
 

@@ -34,25 +34,24 @@ public final class RenderSession {
         if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
         let outcome = MessageRenderer(runtime: host.runtime).render(message, into: canvas, width: chrome.contentWidth, flags: flags)
         Wrapper(width: chrome.contentWidth).wrap(canvas)
-        chrome.layout(message, canvas, preview: preview())
+        chrome.layout(message, canvas, preview: preview(renderedBy: outcome.cls))
         encoder.write(canvas, message: message, outcome: outcome, line: line, to: output)
     }
 
-    /// The one-line summary a later reply quotes: the message's text, or what
-    /// `plainTextForMessage:into:` of its first candidate gives.
-    private func preview() -> String {
+    /// The one-line summary a later reply quotes: what
+    /// `plainTextForMessage:into:` of the class that rendered the message gives
+    /// (its inherited `MessageCell` version is the message's text).
+    private func preview(renderedBy cls: RuntimeClass) -> String {
         guard !message.id.isEmpty else { return "" }
-        if let text = message.text, !text.isEmpty { return String(text.prefix(120)) }
         let runtime = host.runtime
         previewCanvas.reset()
-        for step in runtime.registry.chain(for: message.type).steps {
-            guard let method = step.cls.lookup(.plainText) else { continue }
-            let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
+        if let method = cls.lookup(.plainText) {
+            let object = runtime.conversation.instance(of: cls, runtime: runtime)
             let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle,
                                                       builder: BuilderHandle.handle(previewCanvas))
-            if result == Int32(CELLHOST_RENDERED.rawValue) { break }
-            previewCanvas.reset()
+            if result != Int32(CELLHOST_RENDERED.rawValue) { previewCanvas.reset() }
         }
+        if previewCanvas.items.isEmpty { return String((message.text ?? "").prefix(120)) }
         var text: [UInt8] = []
         for item in previewCanvas.items {
             if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }

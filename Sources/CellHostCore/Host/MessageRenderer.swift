@@ -9,6 +9,8 @@ public struct FallbackAttempt: Sendable, Equatable {
     public var pluginID: String?
     /// "unregistered", "declined", "error" or "missing type".
     public var result: String
+    /// For errors: what the plugin logged, when it did.
+    public var detail: String? = nil
 }
 
 /// The path a message took to the cell that rendered it.
@@ -55,6 +57,7 @@ struct MessageRenderer {
                 }
             }
             guard let method = step.cls.lookup(.render) else { continue }
+            runtime.lastError[method.owner.pluginID] = nil
             let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags) {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
@@ -63,7 +66,13 @@ struct MessageRenderer {
                 return RenderOutcome(cls: step.cls, messageClass: step.messageClass, fallback: fallback)
             }
             canvas.rollBack(to: mark)
-            attempts.append(attempt(step, result == Int32(CELLHOST_DECLINED.rawValue) ? "declined" : "error"))
+            if result == Int32(CELLHOST_DECLINED.rawValue) {
+                attempts.append(attempt(step, "declined"))
+            } else {
+                var failed = attempt(step, "error")
+                failed.detail = runtime.lastError[method.owner.pluginID]
+                attempts.append(failed)
+            }
         }
         // UnknownMessageCell never declines; this is the last resort if it was overridden away.
         canvas.append(message.text ?? "[\(message.type)]", style: [])
@@ -81,7 +90,8 @@ struct MessageRenderer {
         case "missing type": return "the message has no usable type"
         case "unregistered": return "no renderer is registered for message class '\(first.messageClass)'"
         case "declined": return "\(first.className ?? "?") declined the message"
-        default: return "\(first.className ?? "?") returned an error"
+        default:
+            return "\(first.className ?? "?") returned an error" + (first.detail.map { ": \($0)" } ?? "")
         }
     }
 }

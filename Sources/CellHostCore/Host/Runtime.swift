@@ -70,7 +70,11 @@ public final class Runtime {
         registry.register(root, forMessageClass: "text")
     }
 
+    /// The last error each plugin logged, to explain a render that failed.
+    var lastError: [String: String] = [:]
+
     func log(plugin: String, level: cellhost_log_level, message: String) {
+        if level.rawValue >= CELLHOST_LOG_ERROR.rawValue { lastError[plugin] = Sanitizer.sanitize(message) }
         diagnostics?.pluginLog(plugin: plugin, level: level, message: message)
     }
 

@@ -84,8 +84,12 @@ final class Chrome {
             bubble.append(footer)
         }
         let bubbleContent = bubble.map { $0.reduce(0) { $0 + Int($1.width) } }.max() ?? 0
-        let gutter = fitted("│", style: .gutter, maxWidth: 1, canvas)
-        for line in bubble {
+        // The first line of each message has a heavier bar, so consecutive
+        // messages of one group stay distinguishable.
+        let firstGutter = fitted("┃", style: .gutter, maxWidth: 1, canvas)
+        let otherGutter = fitted("│", style: .gutter, maxWidth: 1, canvas)
+        for (index, line) in bubble.enumerated() {
+            let gutter = index == 0 ? firstGutter : otherGutter
             let lineWidth = line.reduce(0) { $0 + Int($1.width) }
             if outgoing {
                 var pieces: [Piece] = [.padding(max(0, width - 2 - bubbleContent))]

@@ -85,8 +85,11 @@ public struct PluginLoader {
         guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
             return fail("dlopen failed: \(PluginLoader.dlerrorMessage(file))")
         }
-        var keepOpen = false
-        defer { if !keepOpen { dlclose(handle) } }
+        // A library is never closed once opened, even when it is refused: a
+        // Swift plugin registers its type metadata and conformances with the
+        // Swift runtime on load, and they cannot be unregistered, so closing
+        // it would leave the runtime with dangling pointers.
+        _ = handle
         guard let symbol = dlsym(handle, CELLHOST_PLUGIN_ENTRY_SYMBOL) else {
             return fail("no \(CELLHOST_PLUGIN_ENTRY_SYMBOL) symbol")
         }
@@ -140,7 +143,6 @@ public struct PluginLoader {
             messageClasses += context.pendingMessageClasses
         }
         runtime.pluginContexts[described.id] = context
-        keepOpen = true
         return OpenResult(context: context, classes: classes, messageClasses: messageClasses)
     }
 

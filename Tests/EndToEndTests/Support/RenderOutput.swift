@@ -34,13 +34,18 @@ struct FallbackStep: Decodable {
         case declined
         case error
         case unregistered
+        case missingType = "missing type"
     }
 
-    let className: String
-    let plugin: String
+    /// The message class the candidate was tried as.
+    let messageClass: String
+    /// nil for an "unregistered" or "missing type" step: no class was tried.
+    let className: String?
+    let plugin: String?
     let result: Result
 
     enum CodingKeys: String, CodingKey {
+        case messageClass = "message_class"
         case className = "class"
         case plugin, result
     }

@@ -1,0 +1,39 @@
+// TextCell: the shipped renderer for "text" messages.
+//
+// Renders the message's text with light inline markup (see InlineMarkup in
+// CellKit): *bold*, _italic_, `code` and bare http(s) URLs as links. Markers
+// count only at word boundaries, so snake_case_name and 2*3*4 stay literal.
+// Newlines are kept; the host wraps.
+import CellKit
+
+/// `TextMessageCell`, registered for `text`.
+public struct TextCell: MessageCellRenderer {
+    public static let plugin = PluginInfo(
+        id: "org.cellhost.text", version: "1.0.0",
+        description: "Text messages with *bold*, _italic_, `code` and links",
+        author: "CellHost", license: "MIT")
+    public static let className = "TextMessageCell"
+    public static let messageClasses = ["text"]
+
+    public init() {}
+
+    /// The text as styled spans; declined when there is no text.
+    public mutating func render(_ message: Message, into cell: inout CellBuilder,
+                                context: RenderContext) -> RenderOutcome {
+        let text = message.text
+        guard !text.isEmpty else { return .declined }
+        for span in InlineMarkup.parse(text) {
+            cell.append(span.text, style: span.style)
+        }
+        return .rendered
+    }
+
+    /// The text without markup markers; the superclass's summary when empty.
+    public func plainText(for message: Message) -> String? {
+        let text = message.text
+        return text.isEmpty ? nil : InlineMarkup.plainText(text)
+    }
+}
+
+@_cdecl("cellhost_plugin_entry")
+public func cellhostPluginEntry() -> UnsafeRawPointer? { CellKit.export(TextCell.self) }

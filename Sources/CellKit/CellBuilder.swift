@@ -1,0 +1,92 @@
+internal import CellHostABI
+
+/// A colour as 0xRRGGBB.
+public struct RGB: Hashable, Sendable {
+    /// The colour as 0xRRGGBB.
+    public var value: UInt32
+
+    /// A colour from 0xRRGGBB (bits above 24 are ignored).
+    public init(_ value: UInt32) { self.value = value & 0xFF_FFFF }
+
+    /// A colour from its red, green and blue components.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        value = UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
+    }
+}
+
+/// One terminal cell of a preformatted row (image previews, bar charts).
+public struct BlockCell: Hashable, Sendable {
+    /// The character: printable and one column wide, or the host shows U+FFFD.
+    public var scalar: Unicode.Scalar
+    /// Foreground colour, or `nil` for the terminal's default.
+    public var foreground: RGB?
+    /// Background colour, or `nil` for the terminal's default.
+    public var background: RGB?
+
+    /// A cell showing `scalar` in the given colours.
+    public init(_ scalar: Unicode.Scalar, foreground: RGB? = nil, background: RGB? = nil) {
+        self.scalar = scalar
+        self.foreground = foreground
+        self.background = background
+    }
+}
+
+/// The content being built for one message.
+///
+/// A cell never writes bytes to the terminal. It appends styled text, line
+/// breaks and preformatted rows; the host sanitizes every string (escape
+/// sequences removed, control and bidi characters made visible), wraps text
+/// to the content width, draws the chrome and encodes the result. What a cell
+/// appended is discarded when it declines or fails.
+///
+/// Valid only during the renderer call that received it.
+public struct CellBuilder {
+    let handle: OpaquePointer
+    let table: UnsafePointer<cellhost_host>
+
+    /// True once anything was appended (text, a line break or a row).
+    public private(set) var isEmpty = true
+
+    init(handle: OpaquePointer, table: UnsafePointer<cellhost_host>) {
+        self.handle = handle
+        self.table = table
+    }
+
+    /// Appends `text` in `style`. `"\n"` inside the text is a line break; the
+    /// host wraps long lines, so append whole paragraphs. Appending `""` does
+    /// nothing.
+    public mutating func append(_ text: String, style: Style = .plain) {
+        guard !text.isEmpty, let append = table.pointee.append else { return }
+        var text = text
+        text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                append(handle, $0.baseAddress, $0.count, style.rawValue)
+            }
+        }
+        isEmpty = false
+    }
+
+    /// Ends the current line. Two in a row give an empty line; a break after
+    /// the last line is not needed.
+    public mutating func lineBreak() {
+        table.pointee.line_break?(handle)
+        isEmpty = false
+    }
+
+    /// Appends one preformatted row. It is never wrapped: the host cuts it at
+    /// the content width (`RenderContext.width`).
+    public mutating func appendRow(_ cells: [BlockCell]) {
+        guard let appendRow = table.pointee.append_row else { return }
+        let raw = cells.map { cell -> cellhost_block_cell in
+            var flags: UInt32 = 0
+            if cell.foreground != nil { flags |= CELLHOST_BLOCK_HAS_FG.rawValue }
+            if cell.background != nil { flags |= CELLHOST_BLOCK_HAS_BG.rawValue }
+            return cellhost_block_cell(codepoint: cell.scalar.value,
+                                       fg: cell.foreground?.value ?? 0,
+                                       bg: cell.background?.value ?? 0,
+                                       flags: flags)
+        }
+        raw.withUnsafeBufferPointer { appendRow(handle, $0.baseAddress, $0.count) }
+        isEmpty = false
+    }
+}

@@ -1,0 +1,181 @@
+internal import CellHostABI
+
+/// The answer of a typed look-up into a message's payload.
+///
+/// The host distinguishes a value that is absent (or JSON `null`) from one of
+/// another type, so a cell can tell "no size given" from "size is a string"
+/// and decline or log accordingly.
+public enum Lookup<Value> {
+    /// A value of the asked type.
+    case found(Value)
+    /// No value at that path, or JSON `null`.
+    case missing
+    /// A value is there, but of another type (numbers are never converted to
+    /// strings, nor fractions to integers).
+    case wrongType
+
+    /// The value when found, else `nil`.
+    public var value: Value? {
+        if case .found(let value) = self { return value }
+        return nil
+    }
+}
+
+extension Lookup: Equatable where Value: Equatable {}
+extension Lookup: Sendable where Value: Sendable {}
+
+/// Delivery status of a message, as the input states it.
+public enum MessageStatus: Sendable {
+    case none, sending, sent, delivered, read, failed
+}
+
+/// The common fields of a message, copied out of the host's message.
+public struct MessageInfo: Sendable {
+    /// The message class as given in the input (`"text"`, `"voice"`, …); `""` when missing.
+    public var type: String
+    /// The message id; `""` when missing.
+    public var id: String
+    /// The sender's id; `""` when missing.
+    public var senderID: String
+    /// The sender's display name; `""` when missing.
+    public var senderName: String
+    /// The body, which is also every type's fallback text; `""` when missing.
+    public var text: String
+    /// Seconds since the Unix epoch (UTC), when the message has a time.
+    public var time: Double?
+    /// True when the viewer sent the message.
+    public var isOutgoing: Bool
+    /// The delivery status.
+    public var status: MessageStatus
+    /// True when the message was edited.
+    public var edited: Bool
+}
+
+/// One message, as handed to a renderer method.
+///
+/// A `Message` is a view onto a host-owned message that is valid only during
+/// the call that received it: read what you need, and do not store the
+/// `Message` itself (its `String`s and numbers are copies and may be kept).
+///
+/// Payload fields are read by **key path**: dot-separated keys, where a key
+/// made of digits indexes an array, e.g. `"file.size"`,
+/// `"voice.waveform.3"`, `"poll.options.0.text"` (ASCII, at most 255 bytes).
+public struct Message {
+    let handle: OpaquePointer
+    let table: UnsafePointer<cellhost_host>
+
+    init(handle: OpaquePointer, table: UnsafePointer<cellhost_host>) {
+        self.handle = handle
+        self.table = table
+    }
+
+    /// The host this message came from, e.g. to log about it.
+    public var host: Host { Host(table) }
+
+    /// The common fields (type, id, sender, text, time, direction, status,
+    /// edited). Each access asks the host again; keep the value in a local
+    /// when you need several fields.
+    public var info: MessageInfo {
+        var raw = cellhost_message_info()
+        raw.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
+        table.pointee.message_info?(handle, &raw)
+        return MessageInfo(
+            type: Self.string(raw.type),
+            id: Self.string(raw.id),
+            senderID: Self.string(raw.sender_id),
+            senderName: Self.string(raw.sender_name),
+            text: Self.string(raw.text),
+            time: raw.has_time && raw.time.isFinite ? raw.time : nil,
+            isOutgoing: raw.direction == CELLHOST_OUTGOING,
+            status: Self.status(raw.status),
+            edited: raw.edited)
+    }
+
+    /// The message class as given in the input; `""` when missing.
+    public var type: String { info.type }
+
+    /// The body text (every type's fallback text); `""` when missing.
+    public var text: String { info.text }
+
+    // MARK: Typed look-ups
+
+    /// The string at `path`. Numbers are `.wrongType`, never converted.
+    public func lookupString(_ path: String) -> Lookup<String> {
+        var out = cellhost_string()
+        let answer = path.withCString { table.pointee.message_string?(handle, $0, &out) }
+        return Self.lookup(answer) { Self.string(out) }
+    }
+
+    /// The number at `path` (any JSON number, as a `Double`).
+    public func lookupNumber(_ path: String) -> Lookup<Double> {
+        var out = 0.0
+        let answer = path.withCString { table.pointee.message_number?(handle, $0, &out) }
+        return Self.lookup(answer) { out }
+    }
+
+    /// The integer at `path`: a JSON number with no fraction that fits
+    /// `Int64`; any other number is `.wrongType`.
+    public func lookupInteger(_ path: String) -> Lookup<Int64> {
+        var out: Int64 = 0
+        let answer = path.withCString { table.pointee.message_integer?(handle, $0, &out) }
+        return Self.lookup(answer) { out }
+    }
+
+    /// The boolean at `path`.
+    public func lookupBool(_ path: String) -> Lookup<Bool> {
+        var out = false
+        let answer = path.withCString { table.pointee.message_bool?(handle, $0, &out) }
+        return Self.lookup(answer) { out }
+    }
+
+    /// The element count of the array, or the member count of the object, at `path`.
+    public func lookupCount(_ path: String) -> Lookup<Int> {
+        var out = 0
+        let answer = path.withCString { table.pointee.message_count?(handle, $0, &out) }
+        return Self.lookup(answer) { out }
+    }
+
+    /// The string at `path`, or `nil` when it is missing or not a string.
+    public func string(_ path: String) -> String? { lookupString(path).value }
+
+    /// The number at `path`, or `nil` when it is missing or not a number.
+    public func number(_ path: String) -> Double? { lookupNumber(path).value }
+
+    /// The integer at `path`, or `nil` when it is missing or not an integer.
+    public func integer(_ path: String) -> Int64? { lookupInteger(path).value }
+
+    /// The boolean at `path`, or `nil` when it is missing or not a boolean.
+    public func bool(_ path: String) -> Bool? { lookupBool(path).value }
+
+    /// The element or member count at `path`, or `nil` when it is missing or
+    /// neither an array nor an object.
+    public func count(_ path: String) -> Int? { lookupCount(path).value }
+
+    // MARK: Conversions
+
+    static func string(_ s: cellhost_string) -> String {
+        guard let data = s.data, s.length > 0 else { return "" }
+        return data.withMemoryRebound(to: UInt8.self, capacity: s.length) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: s.length), as: UTF8.self)
+        }
+    }
+
+    private static func lookup<T>(_ answer: cellhost_lookup?, _ value: () -> T) -> Lookup<T> {
+        switch answer {
+        case CELLHOST_FOUND?: return .found(value())
+        case CELLHOST_WRONG_TYPE?: return .wrongType
+        default: return .missing
+        }
+    }
+
+    private static func status(_ raw: cellhost_status) -> MessageStatus {
+        switch raw {
+        case CELLHOST_STATUS_SENDING: return .sending
+        case CELLHOST_STATUS_SENT: return .sent
+        case CELLHOST_STATUS_DELIVERED: return .delivered
+        case CELLHOST_STATUS_READ: return .read
+        case CELLHOST_STATUS_FAILED: return .failed
+        default: return .none
+        }
+    }
+}
