@@ -25,6 +25,7 @@ var targets: [Target] = [
     .target(name: "CellKit", dependencies: ["CellHostABI"]),
     .executableTarget(name: "cellhost", dependencies: ["CellHostCore"]),
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
+    .testTarget(name: "CellKitTests", dependencies: ["CellKit"]),
     // End-to-end tests run the built `cellhost` binary and the plugin .so files
     // beside it, so `swift build` runs before `swift test` (see README).
     .testTarget(name: "EndToEndTests", exclude: ["Fixtures"]),

@@ -46,7 +46,9 @@ enum Dispatch {
         case .declined:
             return ResultCode.declined
         case .error(let reason):
-            let id = view.info.id
+            // The id comes from the input: show at most 64 characters of it.
+            let fullID = view.info.id
+            let id = fullID.count > 64 ? String(fullID.prefix(64)) + "…" : fullID
             let subject = id.isEmpty ? className : "\(className): message \(id)"
             host.log(.error, "\(subject): \(reason)")
             return ResultCode.error
