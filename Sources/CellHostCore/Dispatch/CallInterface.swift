@@ -35,7 +35,8 @@ public final class CallInterface {
             throw TypeEncodingError(encoding: encoding.canonical, offset: 0,
                                     reason: "libffi cannot prepare a call for this signature (status \(status.rawValue))")
         }
-        returnSize = Int(returnType.pointee.size)
+        // libffi gives void a size of 1; nothing is returned.
+        returnSize = encoding.returnType == .void ? 0 : Int(returnType.pointee.size)
         returnStorageSize = max(returnSize, MemoryLayout<ffi_arg>.size, 16)
     }
 

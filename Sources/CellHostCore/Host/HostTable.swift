@@ -49,8 +49,7 @@ enum HostTable {
                 if let out {
                     var decoded: [UInt8] = []
                     message.document.appendString(node, to: &decoded)
-                    let stored = decoded.withUnsafeBufferPointer { message.arena.store($0) }
-                    out.pointee = cellhost_string(data: stored, length: decoded.count)
+                    out.pointee = message.arena.storeSanitized(decoded)
                 }
                 return true
             }
@@ -156,15 +155,21 @@ enum BuilderHandle {
 /// The message accessors of the host table.
 enum MessageAccess {
     static func fill(_ message: Message, _ out: UnsafeMutablePointer<cellhost_message_info>) {
-        let size = Int(out.pointee.struct_size)
-        guard size >= MemoryLayout<cellhost_message_info>.size else {
-            // A caller compiled against a smaller struct: fill nothing rather than overrun it.
-            return
+        // Fill a whole struct, then copy what fits the caller's (older, smaller) one.
+        let size = min(Int(out.pointee.struct_size), MemoryLayout<cellhost_message_info>.size)
+        guard size > MemoryLayout<UInt32>.size else { return }
+        var info = cellhost_message_info()
+        info.struct_size = out.pointee.struct_size
+        fill(message, &info)
+        withUnsafeBytes(of: &info) { source in
+            UnsafeMutableRawPointer(out).copyMemory(from: source.baseAddress!, byteCount: size)
         }
+    }
+
+    private static func fill(_ message: Message, _ info: inout cellhost_message_info) {
         let arena = message.arena
-        func string(_ value: String) -> cellhost_string {
-            cellhost_string(data: arena.store(value), length: value.utf8.count)
-        }
+        func string(_ value: String) -> cellhost_string { arena.storeSanitized(Array(value.utf8)) }
+        withUnsafeMutablePointer(to: &info) { out in
         out.pointee.direction = message.isOutgoing ? CELLHOST_OUTGOING : CELLHOST_INCOMING
         out.pointee.status = cellhost_status(UInt32(message.status.rawValue))
         out.pointee.has_time = message.time != nil
@@ -175,6 +180,7 @@ enum MessageAccess {
         out.pointee.sender_name = string(message.senderName)
         out.pointee.text = string(message.text ?? "")
         out.pointee.edited = message.isEdited
+        }
     }
 
     static func lookup(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?,

@@ -65,6 +65,7 @@ public final class Runtime {
                 // Host methods use the required encodings, which always parse.
                 if let linked = try? makeMethod(method, owner: cls) { cls.add(linked) }
             }
+            cls.runtime = self
             classes[cls.name] = cls
         }
         registry.register(root, forMessageClass: "text")
@@ -231,7 +232,9 @@ extension Runtime {
         UnsafePointer((pluginContexts[pluginID] ?? hostContext).table)
     }
 
+    /// The C string lives for the call only, so message classes taken from
+    /// input (unbounded in number) are never interned.
     private func messageClassCString<T>(_ name: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
-        body(selectors.intern(name))
+        name.withCString(body)
     }
 }

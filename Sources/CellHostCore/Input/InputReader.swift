@@ -48,6 +48,8 @@ public struct InputReader {
         var skippingLongRecord = false
         var scanner = ArrayScanner()
         var firstRead = true
+        // Where the newline search resumes, so a long line is scanned once.
+        var searchFrom = 0
 
         while true {
             // Deliver every complete record in the buffer.
@@ -77,8 +79,11 @@ public struct InputReader {
                         progress = true
                     }
                 case .lines:
-                    let found = buffer[consumed..<filled].firstIndex(of: 0x0A)
-                    guard let newline = found ?? (eof && consumed < filled ? filled : nil) else { break }
+                    let found = buffer[max(consumed, searchFrom)..<filled].firstIndex(of: 0x0A)
+                    guard let newline = found ?? (eof && consumed < filled ? filled : nil) else {
+                        searchFrom = filled
+                        break
+                    }
                     if skippingLongRecord {
                         skippingLongRecord = false
                     } else {
@@ -150,6 +155,7 @@ public struct InputReader {
                     }
                 }
                 filled = remaining
+                searchFrom = max(0, searchFrom - consumed)
                 scanner.shift(by: consumed)
                 consumed = 0
             }
@@ -160,6 +166,7 @@ public struct InputReader {
                     if mode == .lines {
                         // Drop what we have; the rest of the line is dropped when its newline arrives.
                         filled = 0
+                        searchFrom = 0
                     } else {
                         problem(InputError(line: lineNumber, reason: "cannot continue reading the JSON array"))
                         return
@@ -234,7 +241,7 @@ struct ArrayScanner {
             switch byte {
             case 0x20, 0x09, 0x0D, 0x0A:
                 break
-            case UInt8(ascii: ","), UInt8(ascii: "]") where depth == 0:
+            case UInt8(ascii: ",") where depth == 0, UInt8(ascii: "]") where depth == 0:
                 if let start = elementStart {
                     var end = index
                     while end > start, [0x20, 0x09, 0x0D, 0x0A].contains(buffer[end - 1]) { end -= 1 }

@@ -133,20 +133,23 @@ extension JSONDocument {
         let end = Int(node.end)
         let negative = bytes[position] == UInt8(ascii: "-")
         if negative { position += 1 }
+        // Accumulate negatively so that Int64.min is representable.
         var value: Int64 = 0
         while position < end {
             let digit = bytes[position] &- 0x30
             guard digit < 10 else {
                 // A fraction of zeros ("3.0") is still an integer.
-                return fractionIsZero(from: position, to: end) ? (negative ? -value : value) : nil
+                guard fractionIsZero(from: position, to: end) else { return nil }
+                break
             }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (plus, overflow2) = times.addingReportingOverflow(Int64(digit))
+            let (minus, overflow2) = times.subtractingReportingOverflow(Int64(digit))
             guard !overflow1, !overflow2 else { return nil }
-            value = plus
+            value = minus
             position += 1
         }
-        return negative ? -value : value
+        if negative { return value }
+        return value == Int64.min ? nil : -value
     }
 
     private func fractionIsZero(from start: Int, to end: Int) -> Bool {

@@ -148,6 +148,17 @@ final class StringArena {
         return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
     }
 
+    /// Stores `bytes` sanitized (escape sequences removed whole, controls
+    /// made visible, newlines kept), as every string handed to a plugin is:
+    /// a plugin that splits text into spans cannot split an escape sequence.
+    func storeSanitized(_ bytes: [UInt8]) -> cellhost_string {
+        var clean: [UInt8] = []
+        clean.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &clean, keepingNewlines: true) }
+        let stored = clean.withUnsafeBufferPointer { store($0) }
+        return cellhost_string(data: stored, length: clean.count)
+    }
+
     func store(_ string: String) -> UnsafePointer<CChar> {
         var string = string
         return string.withUTF8 { store($0) }

@@ -119,16 +119,18 @@ final class Chrome {
             let piece = fitted(time, style: .muted, maxWidth: width, canvas)
             emit([.padding(width - Int(piece.width)), piece], canvas)
         } else {
-            let name = message.senderName.isEmpty ? "Unknown sender" : message.senderName
+            // Missing sender and time are left out; with neither there is no header.
             var pieces: [Piece] = []
-            let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
-            pieces.append(fitted(name, style: [.sender, .strong, Style.senderColor(Chrome.colorIndex(message.senderID))],
-                                 maxWidth: max(1, width - timeWidth), canvas))
-            if let time {
-                pieces.append(.padding(1))
-                pieces.append(fitted("· " + time, style: .muted, maxWidth: width, canvas))
+            if !message.senderName.isEmpty {
+                let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
+                pieces.append(fitted(message.senderName, style: [.sender, .strong, Style.senderColor(Chrome.colorIndex(message.senderID))],
+                                     maxWidth: max(1, width - timeWidth), canvas))
             }
-            emit(pieces, canvas)
+            if let time {
+                if !pieces.isEmpty { pieces.append(.padding(1)) }
+                pieces.append(fitted(pieces.isEmpty ? time : "· " + time, style: .muted, maxWidth: width, canvas))
+            }
+            if !pieces.isEmpty { emit(pieces, canvas) }
         }
     }
 

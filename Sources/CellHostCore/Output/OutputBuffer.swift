@@ -25,11 +25,13 @@ public final class OutputBuffer {
         for _ in 0..<max(0, count) { bytes.append(0x20) }
     }
 
-    /// Writes when more than 64 KiB are pending.
-    func flushIfFull() { if bytes.count >= 1 << 16 { flush() } }
+    /// Writes when more than 64 KiB are pending. A buffer without a
+    /// descriptor (fd < 0) only collects.
+    func flushIfFull() { if fd >= 0 && bytes.count >= 1 << 16 { flush() } }
 
     /// Writes everything pending.
     public func flush() {
+        guard fd >= 0 else { return }
         defer { bytes.removeAll(keepingCapacity: true) }
         guard !failed else { return }
         var offset = 0

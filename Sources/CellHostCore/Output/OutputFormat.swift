@@ -56,11 +56,14 @@ public struct OutputSettings: Sendable, Equatable {
         let resolvedFormat = format ?? (isTerminal || forced ? .ansi : .plain)
         var depth = ColorDepth.none
         if resolvedFormat == .ansi && color != .never {
-            if isTerminal || forced {
+            if color == .always {
+                // The flag beats NO_COLOR and TERM=dumb (no-color.org).
+                var environment = environment
+                environment["NO_COLOR"] = nil
+                if environment["TERM"] == "dumb" { environment["TERM"] = nil }
                 depth = ColorDepth.from(environment: environment)
-                if depth == .none && color == .always && environment["NO_COLOR"].map({ $0.isEmpty }) ?? true {
-                    depth = .ansi16
-                }
+            } else if isTerminal || forced {
+                depth = ColorDepth.from(environment: environment)
             }
         }
         let columns = width

@@ -35,6 +35,7 @@ public final class Registry {
     private(set) var overrides: [String: RuntimeClass] = [:]
     private var order = 0
     private var chains: [String: Chain] = [:]
+    static let maximumCachedChains = 1024
     let unknownCell: RuntimeClass
 
     init(unknownCell: RuntimeClass) {
@@ -95,7 +96,8 @@ public final class Registry {
         }
         add(unknownCell, as: type, override: false)
         let chain = Chain(steps: steps, isUnregistered: !hasOwn)
-        chains[type] = chain
+        // Types come from input; cache a bounded number so memory stays flat.
+        if chains.count < Registry.maximumCachedChains { chains[type] = chain }
         return chain
     }
 }

@@ -15,8 +15,12 @@ import CUTF8Proc
 public enum Sanitizer {
     /// Appends the sanitized form of `input` to `output`. Returns true when
     /// the input was already safe (the output is then a plain copy).
+    ///
+    /// With `keepingNewlines`, '\n' passes through (for strings handed to
+    /// plugins, whose line breaks the builder honours).
     @discardableResult
-    public static func sanitize(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+    public static func sanitize(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
+                                keepingNewlines: Bool = false) -> Bool {
         // Fast path: printable ASCII only.
         var clean = true
         for byte in input where byte < 0x20 || byte >= 0x7F { clean = false; break }
@@ -34,6 +38,7 @@ public enum Sanitizer {
                 continue
             }
             if byte == 0x09 { output.append(contentsOf: [0x20, 0x20, 0x20, 0x20]); position += 1; continue }
+            if byte == 0x0A && keepingNewlines { output.append(byte); position += 1; continue }
             if byte < 0x20 {
                 appendScalarBytes(0x2400 + UInt32(byte), to: &output)
                 position += 1

@@ -5,12 +5,13 @@
  * hands cells a `cellhost_message` handle, read through the accessors of the
  * host table (host.h), which are declared here as function pointer types.
  *
- * Strings returned by accessors are UTF-8 exactly as the input had them
- * (invalid sequences already replaced by U+FFFD), NUL-terminated, with their
- * byte length given separately; they are host-owned and valid until the call
- * that received the message returns. They are *not* sanitized: append them to
- * a builder, which sanitizes, rather than printing them (a plugin never
- * writes to stdout or stderr anyway).
+ * Strings returned by accessors are valid UTF-8 (invalid sequences replaced
+ * by U+FFFD), NUL-terminated, with their byte length given separately; they
+ * are host-owned and valid until the call that received the message returns.
+ * They are already sanitized: terminal escape sequences are removed whole and
+ * other control and bidi characters shown visibly ("<U+202E>"), except '\n',
+ * which is kept. So a plugin that cuts text into spans (markup, links) can
+ * never cut an escape sequence in two. The builder sanitizes again anyway.
  */
 #ifndef CELLHOST_MESSAGE_H
 #define CELLHOST_MESSAGE_H
