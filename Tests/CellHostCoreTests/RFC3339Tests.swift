@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+@testable import CellHostCore
+
+/// `RFC3339.parse`: message times.
+final class RFC3339Tests: XCTestCase {
+    /// 2026-11-29T10:02:00Z (date -u -d … +%s).
+    private let reference = 1_795_946_520.0
+
+    func test_utcWithZ_isSecondsSinceTheEpoch() {
+        XCTAssertEqual(RFC3339.parse("2026-11-29T10:02:00Z"), reference)
+        XCTAssertEqual(RFC3339.parse("1970-01-01T00:00:00Z"), 0)
+    }
+
+    func test_lowercaseTAndZ_andASpaceSeparator_areAccepted() {
+        XCTAssertEqual(RFC3339.parse("2026-11-29t10:02:00z"), reference)
+        XCTAssertEqual(RFC3339.parse("2026-11-29 10:02:00Z"), reference)
+    }
+
+    func test_positiveOffset_isSubtracted() {
+        XCTAssertEqual(RFC3339.parse("2026-11-29T11:02:00+01:00"), reference)
+        XCTAssertEqual(RFC3339.parse("2026-11-29T15:32:00+05:30"), reference)
+    }
+
+    func test_negativeOffset_isAdded() {
+        XCTAssertEqual(RFC3339.parse("2026-11-29T05:02:00-05:00"), reference)
+    }
+
+    func test_zeroOffsets_equalZ() {
+        XCTAssertEqual(RFC3339.parse("2026-11-29T10:02:00+00:00"), reference)
+        XCTAssertEqual(RFC3339.parse("2026-11-29T10:02:00-00:00"), reference)
+    }
+
+    func test_fraction_isAdded() throws {
+        XCTAssertEqual(try XCTUnwrap(RFC3339.parse("2026-11-29T10:02:00.5Z")), reference + 0.5, accuracy: 1e-6)
+        XCTAssertEqual(try XCTUnwrap(RFC3339.parse("2026-11-29T10:02:00.123456+00:00")), reference + 0.123456, accuracy: 1e-6)
+    }
+
+    func test_leapDayAndBeforeTheEpoch() {
+        XCTAssertEqual(RFC3339.parse("2000-02-29T12:00:00Z"), 951_825_600)
+        XCTAssertEqual(RFC3339.parse("1969-12-31T23:59:59Z"), -1)
+    }
+
+    func test_missingZone_isRejected() {
+        XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00"))
+    }
+
+    func test_dateOnly_isRejected() {
+        XCTAssertNil(RFC3339.parse("2026-11-29"))
+    }
+
+    func test_outOfRangeFields_areRejected() {
+        XCTAssertNil(RFC3339.parse("2026-13-01T00:00:00Z"))
+        XCTAssertNil(RFC3339.parse("2026-00-01T00:00:00Z"))
+        XCTAssertNil(RFC3339.parse("2026-11-32T00:00:00Z"))
+        XCTAssertNil(RFC3339.parse("2026-11-29T24:00:00Z"))
+        XCTAssertNil(RFC3339.parse("2026-11-29T10:60:00Z"))
+        XCTAssertNil(RFC3339.parse("2026-11-29T10:02:61Z"))
+    }
+
+    func test_malformedInput_isRejected() {
+        for text in ["", "garbage", "2026/11/29T10:02:00Z", "2026-11-29X10:02:00Z", "2026-11-29T10:02:00.Z",
+                     "2026-11-29T10:02:00Zjunk", "2026-11-29T10:02:00+0100", "2026-11-29T10:02:00+01", "2026-1a-29T10:02:00Z",
+                     "２０２６-11-29T10:02:00Z"] {
+            XCTAssertNil(RFC3339.parse(text), text)
+        }
+    }
+}
+
+/// `PluginSearchPath.standard`: where plugins are looked for, in order.
+final class PluginSearchPathTests: XCTestCase {
+    private let system = ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
+
+    private func standard(_ commandLine: [String] = [], _ environment: [String: String] = [:],
+                          executable: String? = nil) -> [String] {
+        PluginSearchPath.standard(commandLine: commandLine, environment: environment, executableDirectory: executable).directories
+    }
+
+    func test_fullOrder_commandLine_environment_userData_system_executable() {
+        let directories = standard(["/cli/one", "/cli/two"],
+                                   ["CELLHOST_PLUGIN_PATH": "/env/a:/env/b", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
+                                   executable: "/opt/cellhost/bin")
+        XCTAssertEqual(directories, ["/cli/one", "/cli/two", "/env/a", "/env/b", "/xdg/cellhost/plugins"] + system + ["/opt/cellhost/bin"])
+    }
+
+    func test_pluginPathVariable_isSplitOnColons_skippingEmptyEntries() {
+        XCTAssertEqual(standard([], ["CELLHOST_PLUGIN_PATH": ":/a::/b:"]), ["/a", "/b"] + system)
+    }
+
+    func test_withoutXDGDataHome_theHomeDefaultIsUsed() {
+        XCTAssertEqual(standard([], ["HOME": "/home/u"]), ["/home/u/.local/share/cellhost/plugins"] + system)
+    }
+
+    func test_relativeXDGDataHome_isIgnored_inFavourOfTheHomeDefault() {
+        XCTAssertEqual(standard([], ["XDG_DATA_HOME": "relative/data", "HOME": "/home/u"]),
+                       ["/home/u/.local/share/cellhost/plugins"] + system)
+    }
+
+    func test_withoutHomeOrXDG_onlySystemDirectories() {
+        XCTAssertEqual(standard(), system)
+        XCTAssertEqual(standard([], ["HOME": ""]), system)
+    }
+
+    func test_duplicates_keepTheirFirstPosition() {
+        let directories = standard(["/usr/lib/cellhost/plugins", "/same"],
+                                   ["CELLHOST_PLUGIN_PATH": "/same:/other", "HOME": "/home/u"],
+                                   executable: "/same")
+        XCTAssertEqual(directories, ["/usr/lib/cellhost/plugins", "/same", "/other",
+                                     "/home/u/.local/share/cellhost/plugins", "/usr/local/lib/cellhost/plugins"])
+    }
+
+    func test_relativeDirectories_areMadeAbsolute() {
+        let cwd = FileManagerless.currentDirectory()
+        XCTAssertEqual(standard(["plugins"]).first, cwd == "/" ? "/plugins" : cwd + "/plugins")
+    }
+
+    func test_candidates_areSharedObjectsSortedBytewise() throws {
+        let directory = "/tmp/cellhost-search-\(getpid())"
+        mkdir(directory, 0o700)
+        defer {
+            for name in ["b.so", "a.so", "B.so", "notes.txt", ".so", "c.so.1"] { unlink(directory + "/" + name) }
+            rmdir(directory)
+        }
+        for name in ["b.so", "a.so", "B.so", "notes.txt", ".so", "c.so.1"] {
+            let fd = open(directory + "/" + name, O_CREAT | O_WRONLY, 0o600)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            close(fd)
+        }
+        XCTAssertEqual(PluginSearchPath.candidates(in: directory), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
+        XCTAssertEqual(PluginSearchPath.candidates(in: directory + "/"), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
+    }
+
+    func test_candidates_ofAMissingDirectory_areNone() {
+        XCTAssertEqual(PluginSearchPath.candidates(in: "/nonexistent/cellhost/plugins"), [])
+    }
+}
+
+/// The working directory without Foundation's FileManager.
+enum FileManagerless {
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? ""
+    }
+}
