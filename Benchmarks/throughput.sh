@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Throughput benchmark: cellhost render (plain text) versus the jq one-liner
+# that prints the same fields, on generated chat logs of N messages.
+#
+# Usage: Benchmarks/throughput.sh [--dispatch-share] [N ...]
+#        (default N: 10000 1000000)
+#
+# Environment:
+#   SCRATCH  SwiftPM scratch (build) directory, default .build
+#   RUNS     measurements per tool and N, default 3 (the median is reported)
+#
+# Needs: swift, python3, jq, GNU time (/usr/bin/time); valgrind for
+# --dispatch-share. Installs nothing. See docs/performance.md.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=$ROOT/Benchmarks/out
+SCRATCH=${SCRATCH:-.build}
+RUNS=${RUNS:-3}
+DISPATCH_SHARE=0
+SIZES=()
+for arg in "$@"; do
+    case $arg in
+        --dispatch-share) DISPATCH_SHARE=1 ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        ''|*[!0-9]*) echo "throughput.sh: not a message count: $arg" >&2; exit 2 ;;
+        *) SIZES+=("$arg") ;;
+    esac
+done
+[ ${#SIZES[@]} -gt 0 ] || SIZES=(10000 1000000)
+
+missing=()
+command -v jq >/dev/null 2>&1 || missing+=(jq)
+[ -x /usr/bin/time ] || missing+=(time)
+if [ "$DISPATCH_SHARE" = 1 ] && ! command -v valgrind >/dev/null 2>&1; then missing+=(valgrind); fi
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "throughput.sh: missing ${missing[*]}; install with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+
+mkdir -p "$OUT"
+
+echo "== building (swift build -c release --scratch-path $SCRATCH)"
+swift build -c release --scratch-path "$SCRATCH" >&2
+BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/cellhost
+[ -x "$BIN" ] || { echo "throughput.sh: no executable at $BIN" >&2; exit 1; }
+
+JQ_FILTER='"\(.sender.name // "") \(.time // "") \(.text // "")"'
+
+# measure TOOL FILE: runs the tool RUNS times; prints "median_wall_s max_rss_kb".
+# Wall time is taken with bash 5's EPOCHREALTIME (microseconds; "," -> "." for
+# locales with a decimal comma) around
+# /usr/bin/time, because %e has only 10 ms resolution, too coarse for
+# N=10000; peak RSS is /usr/bin/time's %M (the largest of the runs). User
+# and system CPU seconds (%U %S) are logged per run: they move less than
+# wall time when the machine is busy with something else.
+# A non-zero exit status or any stderr output of the tool is printed.
+measure() {
+    local tool=$1 file=$2 i start end rc tf ef
+    tf=$(mktemp) ef=$(mktemp)
+    local walls=() rss=0
+    for ((i = 0; i < RUNS; i++)); do
+        start=${EPOCHREALTIME/,/.}
+        rc=0
+        if [ "$tool" = cellhost ]; then
+            /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$?
+        else
+            /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$?
+        fi
+        end=${EPOCHREALTIME/,/.}
+        if [ "$rc" != 0 ] || [ -s "$ef" ]; then
+            echo "!! $tool on $(basename "$file") (run $((i + 1))): exit status $rc; stderr:" >&2
+            head -n 20 "$ef" | sed 's/^/!!   /' >&2
+        fi
+        walls+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')")
+        local m
+        m=$(awk 'END { print $2 }' "$tf")
+        [[ $m =~ ^[0-9]+$ ]] && [ "$m" -gt "$rss" ] && rss=$m
+        echo "   $tool run $((i + 1)): wall ${walls[-1]} s; /usr/bin/time: $(awk 'END { printf "%s s, %s KB, user %s s, sys %s s", $1, $2, $3, $4 }' "$tf")" >&2
+    done
+    rm -f "$tf" "$ef"
+    printf '%s\n' "${walls[@]}" | sort -g | awk -v rss="$rss" '
+        { w[NR] = $1 }
+        END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print m, rss }'
+}
+
+echo "== machine"
+echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "nproc:    $(nproc)"
+echo "cpu:      $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+echo "memory:   $(awk '/^MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
+echo "kernel:   $(uname -sr)"
+echo "jq:       $(jq --version)"
+echo "swift:    $(swift --version 2>&1 | head -n 1)"
+echo "binary:   $BIN"
+# Identifies the source state that was built (content hash, no VCS needed).
+echo "sources:  $(find Package.swift Sources Plugins -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12) (sha256 of Package.swift, Sources/, Plugins/)"
+
+rows=()
+for n in "${SIZES[@]}"; do
+    file=$OUT/messages-$n.jsonl
+    if [ ! -s "$file" ]; then
+        echo "== generating $file" >&2
+        python3 Benchmarks/generate.py "$n" >"$file.tmp"
+        mv "$file.tmp" "$file"
+    fi
+    size=$(stat -c %s "$file")
+    echo "== N=$n ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }'), $RUNS runs each)" >&2
+    read -r cw cr < <(measure cellhost "$file")
+    read -r jw jr < <(measure jq "$file")
+    rows+=("$n $size $cw $cr $jw $jr")
+done
+
+echo
+echo "== results (median of $RUNS runs; msgs/s = N / median wall time; peak RSS = max of runs)"
+printf '%s\n' "${rows[@]}" | awk '
+    function rate(n, w) { return w > 0 ? n / w : 0 }
+    BEGIN {
+        printf "| %10s | %8s | %15s | %15s | %17s | %10s | %13s | %10s | %10s |\n",
+            "N", "input MB", "cellhost msgs/s", "jq msgs/s", "ratio cellhost/jq",
+            "cellhost s", "cellhost RSS MB", "jq s", "jq RSS MB"
+        print "|-----------:|---------:|----------------:|----------------:|------------------:|-----------:|----------------:|-----------:|-----------:|"
+    }
+    {
+        c = rate($1, $3); j = rate($1, $5)
+        printf "| %10d | %8.1f | %15.0f | %15.0f | %17.2f | %10.3f | %15.1f | %10.3f | %10.1f |\n",
+            $1, $2 / 1e6, c, j, (j > 0 ? c / j : 0), $3, $4 / 1024, $5, $6 / 1024
+    }'
+
+if [ "$DISPATCH_SHARE" = 1 ]; then
+    n=10000
+    file=$OUT/messages-$n.jsonl
+    if [ ! -s "$file" ]; then
+        python3 Benchmarks/generate.py "$n" >"$file.tmp" && mv "$file.tmp" "$file"
+    fi
+    echo
+    echo "== dispatch share (valgrind --tool=callgrind, N=$n, instructions executed)"
+    # In CELLHOST_DISPATCH=ffi mode every plugin method goes through
+    # ffi_call, so the libffi functions' own instructions are the cost of
+    # dynamic dispatch itself, and ffi_call's inclusive cost is everything
+    # reached through a plugin IMP (the plugins' rendering work included).
+    # The default (direct) mode is profiled too, for its total.
+    for mode in ffi direct; do
+        cg=$OUT/callgrind-$mode-$n.out
+        CELLHOST_DISPATCH=$mode valgrind --tool=callgrind --callgrind-out-file="$cg" \
+            "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$cg.log" || {
+            echo "!! valgrind ($mode) failed; see $cg.log" >&2; tail -n 5 "$cg.log" >&2; continue; }
+        callgrind_annotate --auto=no --inclusive=yes --threshold=100 "$cg" >"$cg.incl.txt" 2>/dev/null || true
+        callgrind_annotate --auto=no --inclusive=no --threshold=100 "$cg" >"$cg.self.txt" 2>/dev/null || true
+    done
+    awk '
+        function num(s) { gsub(/,/, "", s); return s + 0 }
+        # "PROGRAM TOTALS" line: first field is Ir.
+        /PROGRAM TOTALS/ { total[FILENAME] = num($1); next }
+        # Function lines: "<Ir> (<pct>) <file>:<function> [<object>]" in newer
+        # callgrind_annotate, "<Ir>  <file>:<function> [<object>]" in older.
+        $1 ~ /^[0-9,]+$/ {
+            line = $0; ir = num($1)
+            if (FILENAME ~ /ffi.*\.self\.txt$/ && line ~ /libffi/) ffiself += ir
+            if (FILENAME ~ /ffi.*\.incl\.txt$/ && line ~ /[: ]ffi_call[ \[]/ && ir > ffiincl) ffiincl = ir
+            # Plugin code: the plugin objects, and CellKit / plugin functions
+            # (by source path or Swift module prefix) where callgrind_annotate
+            # prints no object. Approximate: runtime and stdlib work a plugin
+            # causes is counted under libswiftCore, not here.
+            if (FILENAME ~ /ffi.*\.self\.txt$/ &&
+                (line ~ /Cell\.so\]/ || line ~ /(Sources\/CellKit\/|Plugins\/)/ ||
+                 line ~ /\$s[0-9]+(CellKit|[A-Z][a-z]+Cell)[0-9]/)) plugself += ir
+        }
+        END {
+            for (f in total) {
+                if (f ~ /callgrind-ffi-.*\.self\.txt$/) tffi = total[f]
+                if (f ~ /callgrind-direct-.*\.self\.txt$/) tdirect = total[f]
+            }
+            if (tffi == 0) { print "callgrind output not available"; exit }
+            printf "total instructions, CELLHOST_DISPATCH=ffi:    %.0f\n", tffi
+            if (tdirect > 0) printf "total instructions, CELLHOST_DISPATCH=direct: %.0f (ffi mode costs %+.2f%%)\n", tdirect, 100 * (tffi - tdirect) / tdirect
+            printf "libffi own instructions (dispatch machinery): %.0f = %.2f%% of total\n", ffiself, 100 * ffiself / tffi
+            printf "plugin code own instructions (approx.):        %.0f = %.2f%% of total\n", plugself, 100 * plugself / tffi
+            if (ffiincl > 0) printf "inclusive under ffi_call (IMPs + what they call): %.0f = %.2f%% of total\n", ffiincl, 100 * ffiincl / tffi
+        }' "$OUT"/callgrind-ffi-$n.out.self.txt "$OUT"/callgrind-ffi-$n.out.incl.txt \
+           "$OUT"/callgrind-direct-$n.out.self.txt 2>/dev/null
+fi
