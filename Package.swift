@@ -10,6 +10,11 @@ import PackageDescription
 let swiftPlugins = ["TextCell", "FileCell", "ImageCell", "VoiceCell"]
 let cPlugins = ["PollCell"]
 
+/// Release builds skip run-time exclusivity checks: the hot loops (wrapping,
+/// encoding) touch a reused canvas per cluster, and the checks cost ~15% of
+/// render time (docs/performance.md). Debug builds and tests keep them.
+let fast: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 var products: [Product] = [
     .executable(name: "cellhost", targets: ["cellhost"]),
     .library(name: "CellHostCore", targets: ["CellHostCore"]),
@@ -21,8 +26,8 @@ var targets: [Target] = [
                    providers: [.apt(["libffi-dev"])]),
     .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
                    providers: [.apt(["libutf8proc-dev"])]),
-    .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"]),
-    .target(name: "CellKit", dependencies: ["CellHostABI"]),
+    .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"], swiftSettings: fast),
+    .target(name: "CellKit", dependencies: ["CellHostABI"], swiftSettings: fast),
     .executableTarget(name: "cellhost", dependencies: ["CellHostCore"]),
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
     .testTarget(name: "CellKitTests", dependencies: ["CellKit"]),
@@ -32,7 +37,7 @@ var targets: [Target] = [
 ]
 for name in swiftPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))
-    targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)"))
+    targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)", swiftSettings: fast))
 }
 for name in cPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))

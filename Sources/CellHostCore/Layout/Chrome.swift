@@ -56,51 +56,60 @@ final class Chrome {
         }
         let outgoing = message.isOutgoing
         // The bubble: reply quote, content, footer, all aligned together.
-        var bubble: [[Piece]] = []
+        // Lines are ranges of pieces; quote and footer pieces are appended
+        // after the content's, so nothing is copied into temporary arrays.
+        var quote: Range<Int>?
         if let replyTo = message.replyTo {
+            let first = canvas.pieces.count
             var text = "↪ "
             if let original = recent[replyTo] {
                 text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
             } else {
                 text += "reply to \(replyTo)"
             }
-            bubble.append([fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas)])
+            canvas.pieces.append(fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas))
+            quote = first..<canvas.pieces.count
         }
-        for line in canvas.contentLines {
-            bubble.append(Array(canvas.pieces[Int(line.firstPiece)..<Int(line.endPiece)]))
+        let footer = self.footer(message, canvas)
+        func width(_ range: Range<Int>) -> Int {
+            var total = 0
+            for index in range { total += Int(canvas.pieces[index].width) }
+            return total
         }
-        var footer: [Piece] = []
-        func addFooter(_ text: String, _ style: Style) {
-            if !footer.isEmpty { footer.append(.padding(2)) }
-            footer.append(fitted(text, style: style, maxWidth: contentWidth, canvas))
-        }
-        let reactions = Chrome.reactions(message)
-        if !reactions.isEmpty { addFooter(reactions, []) }
-        if message.isEdited { addFooter("edited", [.muted, .emphasis]) }
-        if outgoing, let status = Chrome.statusText(message.status) { addFooter(status.text, status.style) }
-        if !footer.isEmpty {
-            // Keep the footer within the content width: drop pieces from the end if needed.
-            while footer.count > 1, footer.reduce(0, { $0 + Int($1.width) }) > contentWidth { footer.removeLast() }
-            bubble.append(footer)
-        }
-        let bubbleContent = bubble.map { $0.reduce(0) { $0 + Int($1.width) } }.max() ?? 0
+        var bubbleContent = 0
+        if let quote { bubbleContent = max(bubbleContent, width(quote)) }
+        if let footer { bubbleContent = max(bubbleContent, width(footer)) }
+        for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
         // messages of one group stay distinguishable.
-        let firstGutter = fitted("┃", style: .gutter, maxWidth: 1, canvas)
-        let otherGutter = fitted("│", style: .gutter, maxWidth: 1, canvas)
-        for (index, line) in bubble.enumerated() {
-            let gutter = index == 0 ? firstGutter : otherGutter
-            let lineWidth = line.reduce(0) { $0 + Int($1.width) }
+        let firstGutter = constant("┃", style: .gutter, canvas)
+        let otherGutter = constant("│", style: .gutter, canvas)
+        var lineIndex = 0
+        func bubbleLine(_ range: Range<Int>) {
+            let gutter = lineIndex == 0 ? firstGutter : otherGutter
+            lineIndex += 1
+            let lineStart = canvas.pieces.count
             if outgoing {
-                var pieces: [Piece] = [.padding(max(0, width - 2 - bubbleContent))]
-                pieces += line
-                pieces.append(.padding(bubbleContent - lineWidth + 1))
-                pieces.append(gutter)
-                emit(pieces, canvas)
+                let lineWidth = width(range)
+                canvas.pieces.append(.padding(max(0, self.width - 2 - bubbleContent)))
+                for index in range { canvas.pieces.append(canvas.pieces[index]) }
+                canvas.pieces.append(.padding(bubbleContent - lineWidth + 1))
+                canvas.pieces.append(gutter)
             } else {
-                emit([gutter, .padding(1)] + line, canvas)
+                canvas.pieces.append(gutter)
+                canvas.pieces.append(.padding(1))
+                for index in range { canvas.pieces.append(canvas.pieces[index]) }
             }
+            var total: Int32 = 0
+            for index in lineStart..<canvas.pieces.count { total += canvas.pieces[index].width }
+            canvas.outputLines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(canvas.pieces.count), width: total))
         }
+        if let quote { bubbleLine(quote) }
+        for index in canvas.contentLines.indices {
+            let line = canvas.contentLines[index]
+            bubbleLine(Int(line.firstPiece)..<Int(line.endPiece))
+        }
+        if let footer { bubbleLine(footer) }
         lastSender = message.senderID
         lastOutgoing = outgoing
         lastTime = message.time
@@ -111,6 +120,37 @@ final class Chrome {
     }
 
     // MARK: Pieces
+
+    /// Reactions, the edited mark and (outgoing) the status, as a range of
+    /// pieces kept within the content width; nil when there is none.
+    private func footer(_ message: Message, _ canvas: CellCanvas) -> Range<Int>? {
+        let first = canvas.pieces.count
+        var total = 0
+        func add(_ text: String, _ style: Style) {
+            let separator = canvas.pieces.count > first ? 2 : 0
+            let piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
+            // Keep the footer within the content width: later parts are dropped.
+            guard canvas.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
+            if separator > 0 { canvas.pieces.append(.padding(separator)) }
+            canvas.pieces.append(piece)
+            total += separator + Int(piece.width)
+        }
+        if message.document.member(JSONDocument.root, "reactions") != nil {
+            let reactions = Chrome.reactions(message)
+            if !reactions.isEmpty { add(reactions, []) }
+        }
+        if message.isEdited { add("edited", [.muted, .emphasis]) }
+        if message.isOutgoing, let status = Chrome.statusText(message.status) { add(status.text, status.style) }
+        return canvas.pieces.count > first ? first..<canvas.pieces.count : nil
+    }
+
+    /// A piece for fixed chrome text that needs no sanitizing or measuring
+    /// (one column per character).
+    private func constant(_ text: StaticString, style: Style, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
+        canvas.bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style)
+    }
 
     private func header(_ message: Message, _ canvas: CellCanvas) {
         let time = message.time.map(Chrome.clock)

@@ -13,7 +13,11 @@ struct Wrapper {
                 switch item {
                 case let .text(start, end, style):
                     canvas.clusters.removeAll(keepingCapacity: true)
-                    DisplayWidth.clusters(bytes, Int(start)..<Int(end), into: &canvas.clusters)
+                    if Wrapper.isASCII(bytes, Int(start)..<Int(end)) {
+                        Wrapper.runs(bytes, Int(start)..<Int(end), into: &canvas.clusters)
+                    } else {
+                        DisplayWidth.clusters(bytes, Int(start)..<Int(end), into: &canvas.clusters)
+                    }
                     for cluster in canvas.clusters {
                         if cluster.isSpace {
                             state.flushWord(canvas)
@@ -49,6 +53,25 @@ struct Wrapper {
         state.flushWord(canvas)
         if state.lineWidth > 0 || canvas.contentLines.isEmpty || state.pieceCount(canvas) > 0 {
             state.endLine(canvas)
+        }
+    }
+
+    /// True when every byte is ASCII (sanitized text: then all printable).
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for index in range where bytes[index] >= 0x80 { return false }
+        return true
+    }
+
+    /// Splits printable ASCII into runs of spaces and runs of other characters:
+    /// the same breaks and widths as one cluster per byte, with far fewer units.
+    static func runs(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into output: inout [Cluster]) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let isSpace = bytes[index] == 0x20
+            let start = index
+            while index < range.upperBound, (bytes[index] == 0x20) == isSpace { index += 1 }
+            output.append(Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
+                                  isSpace: isSpace, isWide: false, isRun: true))
         }
     }
 
@@ -122,6 +145,21 @@ struct Wrapper {
                 if lineWidth > 0 { endLine(canvas) }
             }
             for (cluster, style) in word {
+                if cluster.isRun {
+                    // Cut an ASCII run exactly where one cluster per byte would be cut.
+                    var rest = cluster
+                    while rest.width > 0 {
+                        if lineWidth >= width, lineWidth > 0 { endLine(canvas) }
+                        let take = min(Int(rest.width), max(1, width - lineWidth))
+                        var part = rest
+                        part.end = rest.start + Int32(take)
+                        part.width = Int32(take)
+                        emit(part, style, canvas)
+                        rest.start += Int32(take)
+                        rest.width -= Int32(take)
+                    }
+                    continue
+                }
                 if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine(canvas) }
                 emit(cluster, style, canvas)
             }

@@ -9,6 +9,9 @@ struct Cluster {
     var isSpace: Bool
     /// A wide (CJK, emoji) cluster: a break opportunity on both sides.
     var isWide: Bool
+    /// A run of printable ASCII characters of one column each, taken as one
+    /// unit (the wrapper's fast path) and splittable at any byte.
+    var isRun: Bool = false
 }
 
 /// Display width by grapheme cluster, as terminals draw text: CJK and emoji
