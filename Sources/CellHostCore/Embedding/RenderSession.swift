@@ -13,6 +13,8 @@ public final class RenderSession {
     private let chrome: Chrome
     private let encoder: LineEncoder
     private let previewCanvas = CellCanvas()
+    private let quoted = Message()
+    private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
 
     public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
         self.host = host
@@ -34,30 +36,33 @@ public final class RenderSession {
         if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
         let outcome = MessageRenderer(runtime: host.runtime).render(message, into: canvas, width: chrome.contentWidth, flags: flags)
         Wrapper(width: chrome.contentWidth).wrap(canvas)
-        chrome.layout(message, canvas, preview: preview(renderedBy: outcome.cls))
+        chrome.layout(message, canvas, quote: quote)
+        if !message.id.isEmpty { recent.remember(id: message.id, record: bytes, renderedBy: outcome.cls) }
         encoder.write(canvas, message: message, outcome: outcome, line: line, to: output)
     }
 
-    /// The one-line summary a later reply quotes: what
-    /// `plainTextForMessage:into:` of the class that rendered the message gives
-    /// (its inherited `MessageCell` version is the message's text).
-    private func preview(renderedBy cls: RuntimeClass) -> String {
-        guard !message.id.isEmpty else { return "" }
+    /// The sender and one-line summary of a remembered message, for a reply
+    /// quote: what `plainTextForMessage:into:` of the class that rendered it
+    /// gives (the inherited `MessageCell` version is the message's text).
+    /// Computed only when a reply asks, from the record kept in `recent`.
+    private func quote(_ id: String) -> (sender: String, preview: String)? {
+        guard let (record, cls) = recent.lookup(id) else { return nil }
+        guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
         if let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
-            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle,
+            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,
                                                       builder: BuilderHandle.handle(previewCanvas))
             if result != Int32(CELLHOST_RENDERED.rawValue) { previewCanvas.reset() }
         }
-        if previewCanvas.items.isEmpty { return String((message.text ?? "").prefix(120)) }
+        if previewCanvas.items.isEmpty { return (quoted.senderName, String((quoted.text ?? "").prefix(120))) }
         var text: [UInt8] = []
         for item in previewCanvas.items {
             if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }
             if case .lineBreak = item { text.append(0x20) }
         }
-        return String(String(decoding: text, as: UTF8.self).prefix(120))
+        return (quoted.senderName, String(String(decoding: text, as: UTF8.self).prefix(120)))
     }
 
     /// Ends the conversation and flushes the output.

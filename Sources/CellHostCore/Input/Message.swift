@@ -41,6 +41,11 @@ public final class Message {
             throw JSONSyntaxError(offset: 0, reason: "expected a JSON object, found \(kind == .array ? "an array" : "a bare value")")
         }
         let root = JSONDocument.root
+        // One local copy: each access to the stored property would retain its arrays.
+        let document = self.document
+        func stringField(_ key: StaticString) -> String? {
+            document.member(root, key).flatMap { document.string($0) }
+        }
         if let node = document.member(root, "type"), let value = document.string(node), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
@@ -80,10 +85,6 @@ public final class Message {
         replyTo = stringField("reply_to")
     }
 
-    private func stringField(_ key: StaticString) -> String? {
-        document.member(JSONDocument.root, key).flatMap { document.string($0) }
-    }
-
     private static func status(_ document: JSONDocument) -> (Int) -> DeliveryStatus {
         return { node in
             if document.stringEquals(node, "read") { return .read }
@@ -96,7 +97,10 @@ public final class Message {
     }
 
     /// The message body, decoded, or nil.
-    public var text: String? { stringField("text") }
+    public var text: String? {
+        let document = self.document
+        return document.member(JSONDocument.root, "text").flatMap { document.string($0) }
+    }
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 

@@ -11,8 +11,6 @@ import Glibc
 final class Chrome {
     /// Consecutive messages from one sender within this many seconds share a header.
     static let groupWindow: Double = 5 * 60
-    /// Messages remembered for reply quotes.
-    static let rememberedMessages = 4096
 
     let width: Int
     private var lastSender: String?
@@ -20,7 +18,6 @@ final class Chrome {
     private var lastTime: Double?
     private var lastDay: Int?
     private var wroteAnything = false
-    private var recent = RecentMessages(capacity: Chrome.rememberedMessages)
 
     init(width: Int) { self.width = width }
 
@@ -30,7 +27,9 @@ final class Chrome {
 
     /// Lays out the message whose content lines are in `canvas.contentLines`
     /// into `canvas.outputLines`.
-    func layout(_ message: Message, _ canvas: CellCanvas, preview: String) {
+    /// `quote` answers, for a `reply_to` id, the sender and one-line preview
+    /// of that earlier message, when it is still remembered.
+    func layout(_ message: Message, _ canvas: CellCanvas, quote resolve: (String) -> (sender: String, preview: String)?) {
         var startsGroup = true
         var newDay = false
         if let time = message.time {
@@ -62,7 +61,7 @@ final class Chrome {
         if let replyTo = message.replyTo {
             let first = canvas.pieces.count
             var text = "↪ "
-            if let original = recent[replyTo] {
+            if let original = resolve(replyTo) {
                 text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
             } else {
                 text += "reply to \(replyTo)"
@@ -114,9 +113,6 @@ final class Chrome {
         lastOutgoing = outgoing
         lastTime = message.time
         wroteAnything = true
-        if !message.id.isEmpty {
-            recent[message.id] = (sender: message.senderName, preview: preview)
-        }
     }
 
     // MARK: Pieces
@@ -305,33 +301,5 @@ final class Chrome {
     static func dayLabel(_ seconds: Double) -> String {
         let parts = localTime(seconds)
         return "\(weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
-    }
-}
-
-/// A bounded map from message id to what a reply quote shows; the oldest
-/// entries are forgotten first.
-struct RecentMessages {
-    let capacity: Int
-    private var values: [String: (sender: String, preview: String)] = [:]
-    private var order: [String] = []
-    private var next = 0
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    subscript(id: String) -> (sender: String, preview: String)? {
-        get { values[id] }
-        set {
-            guard let newValue else { return }
-            if values[id] == nil {
-                if order.count < capacity {
-                    order.append(id)
-                } else {
-                    values[order[next]] = nil
-                    order[next] = id
-                    next = (next + 1) % capacity
-                }
-            }
-            values[id] = newValue
-        }
     }
 }
