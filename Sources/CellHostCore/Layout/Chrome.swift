@@ -18,6 +18,9 @@ final class Chrome {
     private var lastTime: Double?
     private var lastDay: Int?
     private var wroteAnything = false
+    /// Sender colours in order of first appearance, so the first six people
+    /// of a conversation never share one; later senders hash (bounded memory).
+    private var senderColors: [String: Int] = [:]
 
     init(width: Int) { self.width = width }
 
@@ -159,7 +162,7 @@ final class Chrome {
             var pieces: [Piece] = []
             if !message.senderName.isEmpty {
                 let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
-                pieces.append(fitted(message.senderName, style: [.sender, .strong, Style.senderColor(Chrome.colorIndex(message.senderID))],
+                pieces.append(fitted(message.senderName, style: [.sender, .strong, Style.senderColor(colorIndex(message.senderID))],
                                      maxWidth: max(1, width - timeWidth), canvas))
             }
             if let time {
@@ -269,7 +272,15 @@ final class Chrome {
         return parts.joined(separator: "  ")
     }
 
-    static func colorIndex(_ sender: String) -> Int {
+    private func colorIndex(_ sender: String) -> Int {
+        if let index = senderColors[sender] { return index }
+        guard senderColors.count < 64 else { return Chrome.hashedColorIndex(sender) }
+        let index = senderColors.count % 6
+        senderColors[sender] = index
+        return index
+    }
+
+    static func hashedColorIndex(_ sender: String) -> Int {
         var hash: UInt32 = 2166136261
         for byte in sender.utf8 { hash = (hash ^ UInt32(byte)) &* 16777619 }
         return Int(hash % 6)
