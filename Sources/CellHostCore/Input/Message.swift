@@ -69,6 +69,9 @@ public final class Message {
         if senderName.isEmpty { senderName = senderID }
         time = document.member(root, "time").flatMap { node -> Double? in
             if let seconds = document.number(node) { return seconds.isFinite ? seconds : nil }
+            if let range = document.rawString(node) {
+                return document.bytes.withUnsafeBufferPointer { RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }
+            }
             return document.string(node).flatMap(RFC3339.parse)
         }
         status = document.member(root, "status").map(Message.status(document)) ?? .none

@@ -4,7 +4,12 @@ import Glibc
 /// a space instead of `T`) to seconds since the Unix epoch, without Foundation.
 enum RFC3339 {
     static func parse(_ text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+
+    /// Parses the UTF-8 bytes of a timestamp.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
         guard b.count >= 19 else { return nil }
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }

@@ -287,10 +287,7 @@ final class Chrome {
     }
 
     static func localTime(_ seconds: Double) -> tm {
-        var value = time_t(seconds.rounded(.down))
-        var parts = tm()
-        localtime_r(&value, &parts)
-        return parts
+        LocalTimeCache.shared.localTime(seconds)
     }
 
     static func dayNumber(_ seconds: Double) -> Int {
