@@ -49,6 +49,9 @@ public final class RuntimeClass {
     public internal(set) var methods: [String: Method] = [:]
     /// Methods in declaration order (for listing).
     public internal(set) var methodList: [Method] = []
+    /// The host table of the plugin that contributed the class, passed in
+    /// the context of calls to its methods.
+    var hostTable: UnsafePointer<cellhost_host>?
     /// The runtime the class belongs to.
     unowned(unsafe) var runtime: Runtime?
     /// Look-ups along the superclass chain, cached per class.

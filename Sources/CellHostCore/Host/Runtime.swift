@@ -66,6 +66,7 @@ public final class Runtime {
                 if let linked = try? makeMethod(method, owner: cls) { cls.add(linked) }
             }
             cls.runtime = self
+            cls.hostTable = UnsafePointer(hostContext.table)
             classes[cls.name] = cls
         }
         registry.register(root, forMessageClass: "text")
@@ -148,6 +149,7 @@ public final class Runtime {
                                    instanceSize: description.instanceSize, selectors: selectors)
             cls.superclass = superclass
             cls.runtime = self
+            cls.hostTable = hostTable(for: cls.pluginID)
             do {
                 for method in description.methods { cls.add(try makeMethod(method, owner: cls)) }
             } catch let rejection as ClassRejection {
@@ -220,7 +222,7 @@ extension Runtime {
     /// Runs `body` with a context whose host table is that of the plugin owning `cls`.
     func withContext<T>(for cls: RuntimeClass, width: Int, messageClass: String, flags: UInt32,
                         _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
-        let host = hostTable(for: cls.pluginID)
+        let host = cls.hostTable ?? hostTable(for: cls.pluginID)
         return messageClassCString(messageClass) { name in
             var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size), width: UInt32(max(1, width)),
                                            flags: flags, reserved: 0, message_class: name, host: host)

@@ -202,7 +202,12 @@ final class Chrome {
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
         let start = canvas.bytes.count
         var text = text
-        text.withUTF8 { _ = Sanitizer.sanitize($0, into: &canvas.bytes) }
+        let clean = text.withUTF8 { Sanitizer.sanitize($0, into: &canvas.bytes) }
+        let length = canvas.bytes.count - start
+        if clean && length <= maxWidth {
+            // Printable ASCII: one column per byte.
+            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(length), style: style)
+        }
         canvas.clusters.removeAll(keepingCapacity: true)
         canvas.bytes.withUnsafeBufferPointer { DisplayWidth.clusters($0, start..<canvas.bytes.count, into: &canvas.clusters) }
         var total = 0
