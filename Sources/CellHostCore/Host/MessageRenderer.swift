@@ -57,7 +57,7 @@ struct MessageRenderer {
                 }
             }
             guard let method = step.cls.lookup(.render) else { continue }
-            runtime.lastError[method.owner.pluginID] = nil
+            if !runtime.lastError.isEmpty { runtime.lastError[method.owner.pluginID] = nil }
             let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags) {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
