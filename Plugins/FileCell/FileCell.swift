@@ -27,36 +27,52 @@ public struct FileCell: MessageCellRenderer {
         var caption: String
     }
 
+    /// The paths of one payload key's fields (`file.name`, …), built once
+    /// per key rather than for every look-up.
+    struct Fields {
+        let name, path, mime, size: String
+
+        init(key: String) {
+            name = key + ".name"
+            path = key + ".path"
+            mime = key + ".mime"
+            size = key + ".size"
+        }
+
+        /// The fields of the `file` key.
+        static let file = Fields(key: "file")
+    }
+
     /// Reads the attachment. A message rendered as a fallback (a `voice`
     /// shown by this cell) keeps its payload under its own type's key
     /// (`voice.path`), so that key is read first, then `file`. Returns nil
-    /// when there is no name, no path and no text at all.
-    static func attachment(of message: Message) -> Attachment? {
+    /// when there is no name, no path and no text at all. The size is read
+    /// only `withSize` (the summary does not show it).
+    static func attachment(of message: Message, withSize: Bool = true) -> Attachment? {
         let info = message.info
-        var keys = ["file"]
-        if !info.type.isEmpty, info.type != "file", isKey(info.type) {
-            keys.insert(info.type, at: 0)
-        }
-        func field(_ name: String) -> String? {
-            for key in keys {
-                if let value = message.string("\(key).\(name)"), !value.isEmpty { return value }
-            }
-            return nil
-        }
-        func number(_ name: String) -> Double? {
-            for key in keys {
-                if let value = message.number("\(key).\(name)") { return value }
-            }
+        // The keys to read, most specific first: the message's own type
+        // (when it is not "file" and is a plain key), then "file".
+        let own = !info.type.isEmpty && info.type != "file" && isKey(info.type) ? Fields(key: info.type) : nil
+        let file = Fields.file
+        func field(_ ownPath: String?, _ filePath: String) -> String? {
+            if let ownPath, let value = message.string(ownPath), !value.isEmpty { return value }
+            if let value = message.string(filePath), !value.isEmpty { return value }
             return nil
         }
 
-        let givenName = field("name")
-        let path = field("path")
-        guard givenName != nil || path != nil || !info.text.isEmpty else { return nil }
-        let name = givenName ?? path.flatMap(MediaType.basename) ?? "file"
+        let givenName = field(own?.name, file.name)
+        // The path matters only without a name, text or MIME type, so it is
+        // read only then (`.none` until read).
+        var readPath: String?? = .none
+        func path() -> String? {
+            if readPath == nil { readPath = .some(field(own?.path, file.path)) }
+            return readPath!
+        }
+        guard givenName != nil || !info.text.isEmpty || path() != nil else { return nil }
+        let name = givenName ?? path().flatMap(MediaType.basename) ?? "file"
 
-        let mime = field("mime") ?? MediaType.guessMIME(fromFileName: name)
-            ?? path.flatMap(MediaType.guessMIME(fromFileName:))
+        let mime = field(own?.mime, file.mime) ?? MediaType.guessMIME(fromFileName: name)
+            ?? path().flatMap(MediaType.guessMIME(fromFileName:))
         let tag: String
         if let mime {
             tag = MediaType.tag(forMIME: mime)
@@ -70,8 +86,12 @@ public struct FileCell: MessageCellRenderer {
             default: tag = "[FILE]"
             }
         }
-        return Attachment(name: name, tag: tag, size: number("size").flatMap(ByteCount.format),
-                          mime: mime, caption: info.text)
+        var size: String?
+        if withSize {
+            let bytes = own.flatMap { message.number($0.size) } ?? message.number(file.size)
+            size = bytes.flatMap(ByteCount.format)
+        }
+        return Attachment(name: name, tag: tag, size: size, mime: mime, caption: info.text)
     }
 
     /// A payload key must be a plain key, not a path (no dots).
@@ -86,10 +106,17 @@ public struct FileCell: MessageCellRenderer {
         cell.append(file.tag + " ", style: .accent)
         cell.append(file.name, style: .strong)
 
-        let details = [file.size, file.mime].compactMap { $0 }
-        if !details.isEmpty {
+        // "size · MIME", or whichever of the two there is.
+        let details: String?
+        switch (file.size, file.mime) {
+        case let (size?, mime?): details = size + " · " + mime
+        case let (size?, nil): details = size
+        case let (nil, mime?): details = mime
+        case (nil, nil): details = nil
+        }
+        if let details {
             cell.lineBreak()
-            cell.append(details.joined(separator: " · "), style: .muted)
+            cell.append(details, style: .muted)
         }
         if !file.caption.isEmpty {
             cell.lineBreak()
@@ -100,7 +127,7 @@ public struct FileCell: MessageCellRenderer {
 
     /// `[PDF] itinerary.pdf`.
     public func plainText(for message: Message) -> String? {
-        Self.attachment(of: message).map { "\($0.tag) \($0.name)" }
+        Self.attachment(of: message, withSize: false).map { "\($0.tag) \($0.name)" }
     }
 }
 

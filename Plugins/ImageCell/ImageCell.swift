@@ -28,20 +28,27 @@ public struct ImageCell: MessageCellRenderer {
 
     /// Reads the picture from the payload under the message's own type
     /// (`sticker.path` for a sticker shown by this cell), then `image`.
-    /// Returns nil when there is neither a path nor text.
-    static func picture(of message: Message) -> Picture? {
+    /// Returns nil when there is neither a path nor text. The dimensions are
+    /// read only `withDimensions` (the summary does not show them).
+    static func picture(of message: Message, withDimensions: Bool = true) -> Picture? {
         let info = message.info
-        var keys = ["image"]
-        if !info.type.isEmpty, info.type != "image", !info.type.contains("."), info.type.utf8.count <= 64 {
-            keys.insert(info.type, at: 0)
-        }
-        guard let key = keys.first(where: { message.string("\($0).path")?.isEmpty == false })
-                ?? (info.text.isEmpty ? nil : keys.last) else {
+        let ownKey = !info.type.isEmpty && info.type != "image" && !info.type.contains(".") && info.type.utf8.count <= 64
+            ? info.type : nil
+        // The first key with a non-empty path, else "image" when there is
+        // text (its path is then missing or empty, so there is no name).
+        var key = "image"
+        var path = ""
+        if let ownKey, let ownPath = message.string(ownKey + ".path"), !ownPath.isEmpty {
+            key = ownKey
+            path = ownPath
+        } else if let imagePath = message.string("image.path"), !imagePath.isEmpty {
+            path = imagePath
+        } else if info.text.isEmpty {
             return nil
         }
-        let path = message.string("\(key).path") ?? ""
         var dimensions: String?
-        if let width = message.integer("\(key).width"), let height = message.integer("\(key).height"),
+        if withDimensions, let width = message.integer(key == "image" ? "image.width" : key + ".width"),
+           let height = message.integer(key == "image" ? "image.height" : key + ".height"),
            width > 0, height > 0 {
             dimensions = "\(width)×\(height)"
         }
@@ -66,8 +73,23 @@ public struct ImageCell: MessageCellRenderer {
 
     /// The caption, else `[IMG] name`.
     public func plainText(for message: Message) -> String? {
-        guard let picture = Self.picture(of: message) else { return nil }
-        return picture.caption.isEmpty ? "[IMG] \(picture.name ?? "image")" : picture.caption
+        let caption = message.text
+        if !caption.isEmpty { return caption }
+        return Self.picture(of: message, withDimensions: false).map { "[IMG] \($0.name ?? "image")" }
+    }
+
+    /// `plainText(for:)`, with the caption (the usual case) appended
+    /// straight from the host's bytes.
+    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
+        let appended = message.withTextUTF8 { caption -> Bool in
+            guard !caption.isEmpty else { return false }
+            cell.append(utf8: caption)
+            return true
+        }
+        if appended { return true }
+        guard let summary = plainText(for: message) else { return false }
+        cell.append(summary)
+        return true
     }
 }
 

@@ -18,20 +18,32 @@ public struct TextCell: MessageCellRenderer {
     public init() {}
 
     /// The text as styled spans; declined when there is no text.
+    ///
+    /// The text is read as the host's bytes and its spans are appended as
+    /// slices of them: no `String` is made.
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        let text = message.text
-        guard !text.isEmpty else { return .declined }
-        for span in InlineMarkup.parse(text) {
-            cell.append(span.text, style: span.style)
+        message.withTextUTF8 { text in
+            guard !text.isEmpty else { return .declined }
+            InlineMarkup.append(text, to: &cell)
+            return .rendered
         }
-        return .rendered
     }
 
     /// The text without markup markers; the superclass's summary when empty.
     public func plainText(for message: Message) -> String? {
         let text = message.text
         return text.isEmpty ? nil : InlineMarkup.plainText(text)
+    }
+
+    /// `plainText(for:)` without making `String`s (this is what the host's
+    /// reply previews call).
+    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
+        message.withTextUTF8 { text in
+            guard !text.isEmpty else { return false }
+            InlineMarkup.appendPlainText(text, to: &cell)
+            return true
+        }
     }
 }
 

@@ -37,10 +37,8 @@ public struct VoiceCell: MessageCellRenderer {
     static func samples(of message: Message) -> [Double] {
         guard let count = message.count("voice.waveform"), count > 0 else { return [] }
         let read = min(count, maximumSamples)
-        return (0..<read).compactMap { i in
-            let index = read == count ? i : i * count / read
-            return message.number("voice.waveform.\(index)")
-        }
+        let indices = (0..<read).map { i in read == count ? i : i * count / read }
+        return message.numbers("voice.waveform", at: indices)
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
@@ -60,17 +58,19 @@ public struct VoiceCell: MessageCellRenderer {
             let beside = context.width - 2 - (duration?.count ?? 0) - gap.count
             if beside >= min(Self.minimumBarsBeside, samples.count) {
                 cell.append(gap)
-                cell.append(Waveform.draw(samples, width: min(Self.maximumBars, beside)), style: .accent)
+                Waveform.append(samples, width: min(Self.maximumBars, beside), style: .accent, to: &cell)
             } else {
                 cell.lineBreak()
-                cell.append(Waveform.draw(samples, width: min(Self.maximumBars, context.width)), style: .accent)
+                Waveform.append(samples, width: min(Self.maximumBars, context.width), style: .accent, to: &cell)
             }
         }
 
-        let caption = message.text
-        if !caption.isEmpty {
-            cell.lineBreak()
-            cell.append(caption)
+        // The caption, straight from the host's bytes.
+        message.withTextUTF8 { caption in
+            if !caption.isEmpty {
+                cell.lineBreak()
+                cell.append(utf8: caption)
+            }
         }
         return .rendered
     }

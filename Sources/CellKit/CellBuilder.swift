@@ -56,13 +56,28 @@ public struct CellBuilder {
     /// host wraps long lines, so append whole paragraphs. Appending `""` does
     /// nothing.
     public mutating func append(_ text: String, style: Style = .plain) {
-        guard !text.isEmpty, let append = table.pointee.append else { return }
+        guard !text.isEmpty else { return }
+        let done = text.utf8.withContiguousStorageIfAvailable { append(bytes: $0, style: style) } != nil
+        guard !done else { return }
         var text = text
-        text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) {
-                append(handle, $0.baseAddress, $0.count, style.rawValue)
-            }
-        }
+        text.withUTF8 { append(bytes: $0, style: style) }
+    }
+
+    /// Appends UTF-8 `text` in `style`, exactly as `append(_:style:)` does
+    /// with a `String` of those bytes, but without making one: use it for
+    /// bytes read with `Message.withTextUTF8` or `Message.withUTF8(_:_:)`.
+    /// The host copies the bytes before it returns, and sanitizes them
+    /// (invalid UTF-8 is replaced). Appending no bytes does nothing.
+    public mutating func append(utf8 text: UnsafeBufferPointer<UInt8>, style: Style = .plain) {
+        append(bytes: text, style: style)
+    }
+
+    /// The fast path every append takes: the bytes go straight to the
+    /// host's `append`.
+    @inline(__always)
+    mutating func append(bytes: UnsafeBufferPointer<UInt8>, style: Style) {
+        guard let base = bytes.baseAddress, bytes.count > 0, let append = table.pointee.append else { return }
+        append(handle, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), bytes.count, style.rawValue)
         isEmpty = false
     }
 

@@ -60,7 +60,7 @@ enum DescriptorBuilder {
                 + "not registered: \(skipped.joined(separator: ", "))")
         }
 
-        Runtime.slots = exported.map { Runtime.Slot(type: $0, className: PermanentCString.make($0.className)) }
+        Runtime.slots = exported.map { makeSlotClass($0) }
 
         let classes = UnsafeMutablePointer<cellhost_class>.allocate(capacity: max(1, exported.count))
         for (slot, type) in exported.enumerated() {
@@ -98,6 +98,12 @@ enum DescriptorBuilder {
         let result = UnsafeMutablePointer<cellhost_plugin_descriptor>.allocate(capacity: 1)
         result.initialize(to: descriptor)
         return result
+    }
+
+    /// The slot class running the methods of `type` (opened from the
+    /// existential here, once, so calls need no existential).
+    private static func makeSlotClass<R: MessageCellRenderer>(_ type: R.Type) -> SlotClass {
+        RendererClass<R>(className: PermanentCString.make(type.className), name: type.className)
     }
 
     /// One class with the five CellKit methods, bound to trampoline `slot`.
@@ -169,7 +175,7 @@ private let pluginInit: @convention(c) (UnsafePointer<cellhost_host>?,
 
 /// The descriptor's `deinit`: forget the host and every renderer value.
 private let pluginDeinit: @convention(c) () -> Void = {
-    Runtime.instances = [:]
+    for slot in Runtime.slots { slot.removeAll() }
     Runtime.host = nil
 }
 

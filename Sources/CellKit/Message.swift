@@ -73,12 +73,11 @@ public struct Message {
     public var host: Host { Host(table) }
 
     /// The common fields (type, id, sender, text, time, direction, status,
-    /// edited). Each access asks the host again; keep the value in a local
-    /// when you need several fields.
+    /// edited). Each access asks the host again and copies every field; keep
+    /// the value in a local when you need several fields, and prefer `text`
+    /// or `type` when you need only one.
     public var info: MessageInfo {
-        var raw = cellhost_message_info()
-        raw.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
-        table.pointee.message_info?(handle, &raw)
+        let raw = rawInfo()
         return MessageInfo(
             type: Self.string(raw.type),
             id: Self.string(raw.id),
@@ -91,11 +90,49 @@ public struct Message {
             edited: raw.edited)
     }
 
-    /// The message class as given in the input; `""` when missing.
-    public var type: String { info.type }
+    /// The message class as given in the input; `""` when missing. Copies
+    /// only this field.
+    public var type: String { Self.string(rawInfo().type) }
 
-    /// The body text (every type's fallback text); `""` when missing.
-    public var text: String { info.text }
+    /// The body text (every type's fallback text); `""` when missing. Reads
+    /// only this field (`info.text` and `string("text")` are the same field,
+    /// the `text` member of the message).
+    public var text: String { withTextUTF8 { Self.string($0) } }
+
+    /// Calls `body` with the UTF-8 bytes of the body text (none when
+    /// missing), without copying them into a `String`: the fastest way to
+    /// read it. The bytes are the host's and valid only during `body`; the
+    /// host hands out valid, sanitized UTF-8, so they are the bytes of
+    /// `text`. Pass them to `CellBuilder.append(utf8:style:)` or
+    /// `InlineMarkup.append(_:to:)`.
+    public func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        var out = cellhost_string()
+        // A literal's storage is a NUL-terminated C string.
+        let path: StaticString = "text"
+        let answer = table.pointee.message_string?(handle, UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), &out)
+        guard answer == CELLHOST_FOUND else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(Self.bytes(out))
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the string at `path`, without
+    /// copying them into a `String`, and returns its result; `nil` (without
+    /// calling `body`) when the value is missing or not a string. The bytes
+    /// are the host's and valid only during `body`.
+    public func withUTF8<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        var out = cellhost_string()
+        let answer = path.withCString { table.pointee.message_string?(handle, $0, &out) }
+        guard answer == CELLHOST_FOUND else { return nil }
+        return try body(Self.bytes(out))
+    }
+
+    /// The common fields as the host fills them (its strings valid only
+    /// during the call that received the message).
+    func rawInfo() -> cellhost_message_info {
+        var raw = cellhost_message_info()
+        raw.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
+        table.pointee.message_info?(handle, &raw)
+        return raw
+    }
 
     // MARK: Typed look-ups
 
@@ -151,13 +188,112 @@ public struct Message {
     /// neither an array nor an object.
     public func count(_ path: String) -> Int? { lookupCount(path).value }
 
+    // MARK: Array elements
+
+    /// `string("\(path).\(index)")`: element `index` of the array at
+    /// `path` (or the member named by the digits), without building the
+    /// path as a `String`. The same goes for the other `index:` forms.
+    public func string(_ path: String, index: Int) -> String? {
+        var out = cellhost_string()
+        let answer = withElementPath(path, index) { table.pointee.message_string?(handle, $0, &out) }
+        return Self.lookup(answer) { Self.string(out) }.value
+    }
+
+    /// `number("\(path).\(index)")`; see `string(_:index:)`.
+    public func number(_ path: String, index: Int) -> Double? {
+        var out = 0.0
+        let answer = withElementPath(path, index) { table.pointee.message_number?(handle, $0, &out) }
+        return Self.lookup(answer) { out }.value
+    }
+
+    /// `integer("\(path).\(index)")`; see `string(_:index:)`.
+    public func integer(_ path: String, index: Int) -> Int64? {
+        var out: Int64 = 0
+        let answer = withElementPath(path, index) { table.pointee.message_integer?(handle, $0, &out) }
+        return Self.lookup(answer) { out }.value
+    }
+
+    /// `bool("\(path).\(index)")`; see `string(_:index:)`.
+    public func bool(_ path: String, index: Int) -> Bool? {
+        var out = false
+        let answer = withElementPath(path, index) { table.pointee.message_bool?(handle, $0, &out) }
+        return Self.lookup(answer) { out }.value
+    }
+
+    /// `count("\(path).\(index)")`; see `string(_:index:)`.
+    public func count(_ path: String, index: Int) -> Int? {
+        var out = 0
+        let answer = withElementPath(path, index) { table.pointee.message_count?(handle, $0, &out) }
+        return Self.lookup(answer) { out }.value
+    }
+
+    /// The numbers of the array at `path` at `indices`, in that order,
+    /// skipping those that are missing or not numbers: the same as
+    /// `indices.compactMap { number(path, index: $0) }`, with the path's
+    /// prefix written once for all of them.
+    public func numbers(_ path: String, at indices: [Int]) -> [Double] {
+        var numbers: [Double] = []
+        numbers.reserveCapacity(indices.count)
+        withElementPaths(path) { paths in
+            for index in indices {
+                var out = 0.0
+                if table.pointee.message_number?(handle, paths.path(index), &out) == CELLHOST_FOUND {
+                    numbers.append(out)
+                }
+            }
+        }
+        return numbers
+    }
+
+    /// Calls `lookup` with the C string `"\(path).\(index)"`, built on the stack.
+    private func withElementPath(_ path: String, _ index: Int,
+                                 _ lookup: (UnsafePointer<CChar>) -> cellhost_lookup?) -> cellhost_lookup? {
+        withElementPaths(path) { lookup($0.path(index)) }
+    }
+
+    /// Element paths of one array: `"\(path)."` written once into a buffer,
+    /// and the index written after it for each element.
+    private struct ElementPaths {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        let prefixLength: Int
+
+        /// The C string `"\(path).\(index)"`, valid until the next call.
+        func path(_ index: Int) -> UnsafePointer<CChar> {
+            let digits = UnsafeMutableBufferPointer(rebasing: buffer[prefixLength...])
+            digits[DecimalText.write(index, into: digits)] = 0
+            return UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+        }
+    }
+
+    private func withElementPaths<R>(_ path: String, _ body: (ElementPaths) -> R) -> R {
+        let prefixLength = path.utf8.count + 1
+        // The path, '.', up to 20 characters of a 64-bit integer, NUL.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength + DecimalText.maximumLength + 1) {
+            buffer in
+            var end = 0
+            for byte in path.utf8 {
+                buffer[end] = byte
+                end += 1
+            }
+            buffer[end] = UInt8(ascii: ".")
+            return body(ElementPaths(buffer: buffer, prefixLength: prefixLength))
+        }
+    }
+
     // MARK: Conversions
 
     static func string(_ s: cellhost_string) -> String {
-        guard let data = s.data, s.length > 0 else { return "" }
-        return data.withMemoryRebound(to: UInt8.self, capacity: s.length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: s.length), as: UTF8.self)
-        }
+        string(bytes(s))
+    }
+
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of a host string (none when its data is NULL).
+    static func bytes(_ s: cellhost_string) -> UnsafeBufferPointer<UInt8> {
+        guard let data = s.data, s.length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: s.length)
     }
 
     private static func lookup<T>(_ answer: cellhost_lookup?, _ value: () -> T) -> Lookup<T> {

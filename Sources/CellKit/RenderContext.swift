@@ -55,7 +55,7 @@ public struct RenderContext {
     /// - Returns: the superclass's answer; `.error` when the host could not
     ///   make the call (no superclass implements render, or a mismatch).
     public func renderSuper(_ message: Message) -> RenderOutcome {
-        guard let call = superCall, Runtime.activeRenders.contains(call.token),
+        guard let call = superCall, Runtime.isRendering(call.token),
               let sendSuper = host.table.pointee.send_super else {
             return .error("renderSuper is only available during render")
         }

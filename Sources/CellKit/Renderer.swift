@@ -47,7 +47,10 @@ public struct PluginInfo: Sendable {
 /// forward to it, so no Swift type crosses the plugin contract. The host
 /// creates one instance of each class per conversation; CellKit keeps one
 /// value of your type per host instance, so stored properties are
-/// per-conversation state. All calls come from one thread at a time.
+/// per-conversation state. A type without stored properties has no state to
+/// keep, and CellKit then uses one shared value instead (made with `init()`
+/// on first use and again in `conversationWillBegin`). All calls come from
+/// one thread at a time.
 ///
 /// Only `plugin`, `className`, `messageClasses`, `init()` and `render` are
 /// required; everything else has a default.
@@ -111,6 +114,15 @@ public protocol MessageCellRenderer {
     /// `MessageCell` uses the message's `text`). Default: `nil`.
     func plainText(for message: Message) -> String?
 
+    /// `plainText(for:)`, appended straight to `cell`: this is what
+    /// CellKit calls for `plainTextForMessage:into:`. Append the summary as
+    /// unstyled text and return `true`, or return `false` without appending
+    /// anything for the superclass's summary. Default: appends
+    /// `plainText(for:)` unless it is `nil`. Implement it only to avoid
+    /// building a `String` (e.g. with `InlineMarkup.appendPlainText`); it
+    /// must then agree with `plainText(for:)`.
+    func plainText(for message: Message, into cell: inout CellBuilder) -> Bool
+
     /// A conversation (one `cellhost render` run, or one embedding session)
     /// begins. CellKit has just created a fresh value with `init()`; reset
     /// anything else here. Default: nothing.
@@ -126,6 +138,11 @@ extension MessageCellRenderer {
     public static var declaredMessageClasses: [(name: String, parent: String?)] { [] }
     public func canRender(_ message: Message, context: RenderContext) -> Bool { true }
     public func plainText(for message: Message) -> String? { nil }
+    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
+        guard let text = plainText(for: message) else { return false }
+        cell.append(text)
+        return true
+    }
     public mutating func conversationWillBegin() {}
     public mutating func conversationDidEnd() {}
 }

@@ -8,8 +8,7 @@ public enum ByteCount {
     /// Units go up to TB. Returns `nil` for a negative or non-finite size.
     public static func format(_ bytes: Double) -> String? {
         guard bytes.isFinite, bytes >= 0 else { return nil }
-        if bytes < 1024 { return "\(Int(bytes.rounded())) B" }
-        let units = ["KB", "MB", "GB", "TB"]
+        if bytes < 1024 { return text(Int(bytes.rounded()), nil, "B") }
         var value = bytes / 1024
         var unit = 0
         while unit < units.count - 1, value.rounded() >= 1024 {
@@ -19,14 +18,36 @@ public enum ByteCount {
         let tenths = (value * 10).rounded()
         if tenths < 100 {
             let whole = Int(tenths) / 10, fraction = Int(tenths) % 10
-            return "\(whole).\(fraction) \(units[unit])"
+            return text(whole, fraction, units[unit])
         }
         let rounded = value.rounded()
-        return rounded < 1e15 ? "\(Int(rounded)) \(units[unit])" : "\(rounded) \(units[unit])"
+        return rounded < 1e15 ? text(Int(rounded), nil, units[unit]) : "\(rounded) \(units[unit])"
     }
 
     /// `format(_:)` for an integer byte count.
     public static func format(_ bytes: Int64) -> String? {
         format(Double(bytes))
+    }
+
+    private static let units: [StaticString] = ["KB", "MB", "GB", "TB"]
+
+    /// `"\(whole) UNIT"`, or `"\(whole).\(fraction) UNIT"`, written digit by
+    /// digit (this runs for every file message).
+    private static func text(_ whole: Int, _ fraction: Int?, _ unit: StaticString) -> String {
+        DecimalText.string { buffer in
+            var end = DecimalText.write(whole, into: buffer)
+            if let fraction {
+                buffer[end] = UInt8(ascii: ".")
+                end += 1
+                end += DecimalText.write(fraction, into: UnsafeMutableBufferPointer(rebasing: buffer[end...]))
+            }
+            buffer[end] = UInt8(ascii: " ")
+            end += 1
+            for byte in UnsafeBufferPointer(start: unit.utf8Start, count: unit.utf8CodeUnitCount) {
+                buffer[end] = byte
+                end += 1
+            }
+            return end
+        }
     }
 }

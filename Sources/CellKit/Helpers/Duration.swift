@@ -7,8 +7,25 @@ public enum PlaybackTime {
         guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return nil }
         let total = Int(seconds.rounded())
         let hours = total / 3600, minutes = (total % 3600) / 60, secs = total % 60
-        func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        if hours > 0 { return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" }
-        return "\(minutes):\(twoDigits(secs))"
+        // Written digit by digit: this runs for every voice message.
+        return DecimalText.string { buffer in
+            var end = 0
+            func write(_ value: Int, twoDigits: Bool) {
+                let rest = UnsafeMutableBufferPointer(rebasing: buffer[end...])
+                end += twoDigits ? DecimalText.writeTwoDigits(value, into: rest) : DecimalText.write(value, into: rest)
+            }
+            if hours > 0 {
+                write(hours, twoDigits: false)
+                buffer[end] = UInt8(ascii: ":")
+                end += 1
+                write(minutes, twoDigits: true)
+            } else {
+                write(minutes, twoDigits: false)
+            }
+            buffer[end] = UInt8(ascii: ":")
+            end += 1
+            write(secs, twoDigits: true)
+            return end
+        }
     }
 }

@@ -35,192 +35,202 @@ public struct StyledSpan: Equatable, Sendable, CustomStringConvertible {
 ///   closing brackets that have no opening partner inside the URL). Markers
 ///   inside a URL are part of it.
 ///
-/// Newlines are kept as they are. Work is O(n log n) in the length of the
-/// text, so hostile input cannot make it slow.
+/// "Character" above means a Swift `Character` (an extended grapheme
+/// cluster): a `*` followed by a combining accent is not a marker, and
+/// letters, digits and whitespace are told apart by the character's first
+/// scalar, exactly as `Character.isLetter`, `isNumber` and `isWhitespace` do.
+///
+/// Newlines are kept as they are. Work is linear in the length of the text,
+/// so hostile input cannot make it slow.
+///
+/// The parser works on the UTF-8 bytes, never on `Character`s: `parse(_:)`
+/// and `plainText(_:)` build `String`s for their results, while
+/// `append(_:to:)` and `appendPlainText(_:to:)` hand slices of the text
+/// straight to a `CellBuilder`, which is what a renderer should use.
 public enum InlineMarkup {
     /// The spans of `text`, adjacent spans of equal style merged.
     public static func parse(_ text: String) -> [StyledSpan] {
-        var parser = Parser(Array(text))
-        parser.parse(0..<parser.chars.count, style: .plain)
-        return parser.spans
+        var collector = SpanCollector()
+        withUTF8(of: text) { run($0, into: &collector) }
+        return collector.spans
     }
 
     /// `text` with the markup markers removed (URLs are kept as they are).
+    /// The same as joining the texts of `parse(text)`.
     public static func plainText(_ text: String) -> String {
-        parse(text).map(\.text).joined()
-    }
-
-    private static let markers: [Character: Style] = ["*": .strong, "_": .emphasis, "`": .code]
-
-    private struct Parser {
-        let chars: [Character]
-        /// Start index → end index (exclusive) of URLs and code spans; nothing
-        /// inside one is markup.
-        var regions: [Int: Int] = [:]
-        /// Which indices are covered by a region.
-        var covered: [Bool]
-        /// Valid closing positions per marker, ascending.
-        var closers: [Character: [Int]] = [:]
-        var spans: [StyledSpan] = []
-
-        init(_ chars: [Character]) {
-            self.chars = chars
-            covered = Array(repeating: false, count: chars.count)
-            findRegions()
-            for marker in markers.keys where marker != "`" {
-                closers[marker] = chars.indices.filter { chars[$0] == marker && isCloser($0) && !covered[$0] }
-            }
-        }
-
-        // MARK: Character classes
-
-        func isWord(_ index: Int) -> Bool {
-            guard index >= 0, index < chars.count else { return false }
-            let c = chars[index]
-            return c.isLetter || c.isNumber
-        }
-
-        func isSpace(_ index: Int) -> Bool {
-            guard index >= 0, index < chars.count else { return true }
-            return chars[index].isWhitespace
-        }
-
-        /// A marker character standing alone (not part of a run of itself).
-        func isLoneMarker(_ index: Int) -> Bool {
-            let c = chars[index]
-            guard InlineMarkup.markers[c] != nil else { return false }
-            if index > 0, chars[index - 1] == c { return false }
-            if index + 1 < chars.count, chars[index + 1] == c { return false }
-            return true
-        }
-
-        func isOpener(_ index: Int) -> Bool {
-            isLoneMarker(index) && !isWord(index - 1) && !isSpace(index + 1)
-        }
-
-        func isCloser(_ index: Int) -> Bool {
-            isLoneMarker(index) && !isSpace(index - 1) && !isWord(index + 1)
-        }
-
-        /// The first closer of `marker` at or after `start`, from an ascending list.
-        static func first(in list: [Int], atOrAfter start: Int) -> Int? {
-            var low = 0, high = list.count
-            while low < high {
-                let mid = (low + high) / 2
-                if list[mid] < start { low = mid + 1 } else { high = mid }
-            }
-            return low < list.count ? list[low] : nil
-        }
-
-        // MARK: URLs and code spans
-
-        /// The end (exclusive) of a URL starting at `index`, or nil.
-        func urlEnd(at index: Int) -> Int? {
-            guard chars[index] == "h" || chars[index] == "H", !isWord(index - 1) else { return nil }
-            var schemeLength = 0
-            for scheme in ["https://", "http://"] where matches(scheme, at: index) {
-                schemeLength = scheme.count
-                break
-            }
-            guard schemeLength > 0 else { return nil }
-            var end = index + schemeLength
-            var bracketCounts: [Character: Int] = [:]
-            while end < chars.count, !chars[end].isWhitespace {
-                if "()[]{}<>".contains(chars[end]) { bracketCounts[chars[end], default: 0] += 1 }
-                end += 1
-            }
-            // Trim trailing punctuation, and closing brackets without an
-            // opening partner inside the URL.
-            while end > index + schemeLength {
-                let last = chars[end - 1]
-                let unbalanced = Self.brackets[last].map {
-                    bracketCounts[last, default: 0] > bracketCounts[$0, default: 0]
-                } ?? false
-                guard Self.trailingPunctuation.contains(last) || unbalanced else { break }
-                if Self.brackets[last] != nil { bracketCounts[last, default: 0] -= 1 }
-                end -= 1
-            }
-            return end > index + schemeLength ? end : nil
-        }
-
-        static let trailingPunctuation: Set<Character> = [
-            ".", ",", ";", ":", "!", "?", "'", "\"", "*", "_", "`",
-            "\u{3002}", "\u{3001}", "\u{FF0C}", "\u{FF01}", "\u{FF1F}", "\u{2026}",
-        ]
-        static let brackets: [Character: Character] = [")": "(", "]": "[", "}": "{", ">": "<"]
-
-        func matches(_ scheme: String, at index: Int) -> Bool {
-            var i = index
-            for expected in scheme {
-                guard i < chars.count, chars[i].lowercased() == String(expected) else { return false }
-                i += 1
-            }
-            return true
-        }
-
-        /// One left-to-right pass marking URLs and code spans; whichever
-        /// starts first wins.
-        mutating func findRegions() {
-            let codeClosers = chars.indices.filter { chars[$0] == "`" && isCloser($0) }
-            var i = 0
-            while i < chars.count {
-                var end: Int?
-                if let urlEnd = urlEnd(at: i) {
-                    end = urlEnd
-                } else if chars[i] == "`", isOpener(i),
-                          let closer = Self.first(in: codeClosers, atOrAfter: i + 2) {
-                    end = closer + 1
-                }
-                if let end {
-                    regions[i] = end
-                    for j in i..<end { covered[j] = true }
-                    i = end
-                } else {
-                    i += 1
-                }
-            }
-        }
-
-        // MARK: Spans
-
-        mutating func emit(_ text: String, _ style: Style) {
-            guard !text.isEmpty else { return }
-            if let last = spans.last, last.style == style {
-                spans[spans.count - 1].text += text
-            } else {
-                spans.append(StyledSpan(text, style))
-            }
-        }
-
-        mutating func parse(_ range: Range<Int>, style: Style) {
-            var literal = ""
-            var i = range.lowerBound
-            while i < range.upperBound {
-                if let end = regions[i], end <= range.upperBound {
-                    emit(literal, style)
-                    literal = ""
-                    if chars[i] == "`" {
-                        emit(String(chars[(i + 1)..<(end - 1)]), style.union(.code))
-                    } else {
-                        emit(String(chars[i..<end]), style.union(.link))
-                    }
-                    i = end
-                    continue
-                }
-                let c = chars[i]
-                if c != "`", let markerStyle = InlineMarkup.markers[c], isOpener(i),
-                   let list = closers[c], let closer = Self.first(in: list, atOrAfter: i + 2),
-                   closer < range.upperBound {
-                    emit(literal, style)
-                    literal = ""
-                    parse((i + 1)..<closer, style: style.union(markerStyle))
-                    i = closer + 1
-                    continue
-                }
-                literal.append(c)
-                i += 1
-            }
-            emit(literal, style)
+        withUTF8(of: text) { bytes in
+            withPlainText(of: bytes) { String(decoding: $0, as: UTF8.self) }
         }
     }
+
+    /// Appends the spans of `text` (UTF-8) to `cell`, each in its style:
+    /// the same appends as
+    ///
+    /// ```swift
+    /// for span in InlineMarkup.parse(String(decoding: text, as: UTF8.self)) {
+    ///     cell.append(span.text, style: span.style)
+    /// }
+    /// ```
+    ///
+    /// but without building any `String`: the spans are passed to the host
+    /// as slices of `text`. Invalid UTF-8 is repaired first, as
+    /// `String(decoding:as:)` does.
+    public static func append(_ text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        var sink = CellSink(cell: cell)
+        run(text, into: &sink)
+        cell = sink.cell
+    }
+
+    /// `append(_:to:)` for a `String`.
+    public static func append(_ text: String, to cell: inout CellBuilder) {
+        withUTF8(of: text) { append($0, to: &cell) }
+    }
+
+    /// Appends `plainText(text)` to `cell` as one unstyled span (nothing when
+    /// it is empty), without building a `String`.
+    public static func appendPlainText(_ text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        withPlainText(of: text) { cell.append(bytes: $0, style: .plain) }
+    }
+
+    /// `appendPlainText(_:to:)` for a `String`.
+    public static func appendPlainText(_ text: String, to cell: inout CellBuilder) {
+        withUTF8(of: text) { appendPlainText($0, to: &cell) }
+    }
+
+    // MARK: Driving the parser
+
+    /// Parses `text` and hands its pieces to `sink`, then finishes the sink
+    /// (while `text`, or its repaired copy, is still valid).
+    static func run<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
+        let shape = TextShape(of: text)
+        if !shape.isValidUTF8 {
+            // Repair as String(decoding:) does, then parse the repaired copy.
+            var repaired = String(decoding: text, as: UTF8.self)
+            repaired.withUTF8 { run($0, into: &sink) }
+        } else if !shape.hasMarkup {
+            // No marker and no ':' (so no URL): one plain span, as the parser would find.
+            if !text.isEmpty { sink.emit(text, 0, text.count, .plain) }
+            sink.finish(text)
+        } else if !shape.needsGraphemes {
+            MarkupParser.run(ASCIIUnits(text), shape, into: &sink)
+            sink.finish(text)
+        } else {
+            GraphemeUnits.with(text) { MarkupParser.run($0, shape, into: &sink) }
+            sink.finish(text)
+        }
+    }
+
+    /// Calls `body` with the plain text of `text`: the text itself when
+    /// nothing is removed, else a copy without the markers (on the stack
+    /// when it is small).
+    static func withPlainText<R>(of text: UnsafeBufferPointer<UInt8>,
+                                 _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let shape = TextShape(of: text)
+        if shape.isValidUTF8, !shape.hasMarkup { return body(text) }
+        // The plain text is never longer than the text, or than its repaired
+        // copy: U+FFFD (3 bytes) replaces at least one byte, and at most 3.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * text.count) { buffer in
+            var sink = CopySink(buffer: buffer)
+            run(text, into: &sink)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<sink.count]))
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`.
+    static func withUTF8<R>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+}
+
+// MARK: - Sinks
+
+/// Receives what the parser finds: pieces of the text, in order, each a
+/// non-empty byte range `start..<end` of `text` with its style. Consecutive
+/// pieces of equal style belong to one span (they may be non-adjacent in the
+/// text, when markers between them were removed); the sink merges them.
+protocol MarkupSink {
+    mutating func emit(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style)
+    /// No more pieces. `text` is still valid during this call.
+    mutating func finish(_ text: UnsafeBufferPointer<UInt8>)
+}
+
+/// Builds `[StyledSpan]`, for `InlineMarkup.parse`.
+struct SpanCollector: MarkupSink {
+    var spans: [StyledSpan] = []
+
+    mutating func emit(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
+        let piece = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+        if let last = spans.last, last.style == style {
+            spans[spans.count - 1].text += piece
+        } else {
+            spans.append(StyledSpan(piece, style))
+        }
+    }
+
+    mutating func finish(_ text: UnsafeBufferPointer<UInt8>) {}
+}
+
+/// Appends each span to a `CellBuilder` as a slice of the text. A span made
+/// of non-adjacent pieces (rare: `*a _b_*_*c*_` gives one strong-and-italic
+/// span "bc") is joined in a small buffer first.
+struct CellSink: MarkupSink {
+    var cell: CellBuilder
+    /// The span being collected: a byte range of the text, unless `joined`.
+    var hasPending = false
+    var pendingStart = 0
+    var pendingEnd = 0
+    var pendingStyle = Style.plain
+    /// The span's bytes, once it is made of non-adjacent pieces.
+    var joined: [UInt8]?
+
+    init(cell: CellBuilder) { self.cell = cell }
+
+    mutating func emit(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
+        if hasPending, style == pendingStyle {
+            if joined == nil, start == pendingEnd {
+                pendingEnd = end
+                return
+            }
+            if joined == nil { joined = Array(text[pendingStart..<pendingEnd]) }
+            joined!.append(contentsOf: text[start..<end])
+            return
+        }
+        flush(text)
+        hasPending = true
+        pendingStart = start
+        pendingEnd = end
+        pendingStyle = style
+    }
+
+    mutating func finish(_ text: UnsafeBufferPointer<UInt8>) { flush(text) }
+
+    private mutating func flush(_ text: UnsafeBufferPointer<UInt8>) {
+        guard hasPending else { return }
+        if let bytes = joined {
+            bytes.withUnsafeBufferPointer { cell.append(bytes: $0, style: pendingStyle) }
+            joined = nil
+        } else {
+            cell.append(bytes: UnsafeBufferPointer(rebasing: text[pendingStart..<pendingEnd]), style: pendingStyle)
+        }
+        hasPending = false
+    }
+}
+
+/// Copies every piece, whatever its style, into a buffer: the plain text.
+struct CopySink: MarkupSink {
+    let buffer: UnsafeMutableBufferPointer<UInt8>
+    var count = 0
+
+    mutating func emit(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
+        let length = end - start
+        guard let source = text.baseAddress, let target = buffer.baseAddress, count + length <= buffer.count else {
+            return
+        }
+        (target + count).update(from: source + start, count: length)
+        count += length
+    }
+
+    mutating func finish(_ text: UnsafeBufferPointer<UInt8>) {}
 }

@@ -3,8 +3,21 @@ public enum MediaType {
     /// The last path component of `path` (`"media/cat.png"` → `"cat.png"`),
     /// ignoring trailing slashes; `nil` when nothing is left.
     public static func basename(_ path: String) -> String? {
-        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
-        return name?.isEmpty == false ? name : nil
+        // The last non-empty piece between "/" characters, as
+        // `split(separator: "/").last` finds it, without the array.
+        var last: Range<String.Index>?
+        var pieceStart = path.startIndex
+        var index = path.startIndex
+        while index < path.endIndex {
+            let next = path.index(after: index)
+            if path[index] == "/" {
+                if pieceStart < index { last = pieceStart..<index }
+                pieceStart = next
+            }
+            index = next
+        }
+        if pieceStart < path.endIndex { last = pieceStart..<path.endIndex }
+        return last.map { String(path[$0]) }
     }
 
     /// The lower-cased extension of a file name (`"Report.PDF"` → `"pdf"`),
@@ -55,11 +68,23 @@ public enum MediaType {
     /// e-books), else `"[FILE]"`. Parameters (`; charset=…`) and case are
     /// ignored.
     public static func tag(forMIME mime: String) -> String {
-        let type = mime.split(separator: ";").first.map { String($0).lowercased() } ?? ""
+        // The first non-empty piece before a ";" (`split(separator: ";").first`).
+        var start = mime.startIndex
+        while start < mime.endIndex, mime[start] == ";" { start = mime.index(after: start) }
+        var end = start
+        while end < mime.endIndex, mime[end] != ";" { end = mime.index(after: end) }
+        let type = mime[start..<end].lowercased()
         let essence = type.trimmingSpaces
-        let parts = essence.split(separator: "/", maxSplits: 1).map(String.init)
-        let family = parts.first ?? ""
-        let subtype = parts.count > 1 ? parts[1] : ""
+        // `essence.split(separator: "/", maxSplits: 1)`: leading "/"s are
+        // skipped, the family runs to the next "/", the subtype is the rest.
+        var familyStart = essence.startIndex
+        while familyStart < essence.endIndex, essence[familyStart] == "/" {
+            familyStart = essence.index(after: familyStart)
+        }
+        var familyEnd = familyStart
+        while familyEnd < essence.endIndex, essence[familyEnd] != "/" { familyEnd = essence.index(after: familyEnd) }
+        let family = String(essence[familyStart..<familyEnd])
+        let subtype = familyEnd < essence.endIndex ? String(essence[essence.index(after: familyEnd)...]) : ""
         switch family {
         case "image": return "[IMG]"
         case "audio": return "[AUD]"
@@ -68,10 +93,8 @@ public enum MediaType {
         default: break
         }
         if subtype == "pdf" { return "[PDF]" }
-        let archives = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar", "x-rar-compressed",
-                        "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd", "java-archive"]
-        if archives.contains(subtype) { return "[ZIP]" }
-        if ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"].contains(subtype)
+        if archiveSubtypes.contains(subtype) { return "[ZIP]" }
+        if textSubtypes.contains(subtype)
             || subtype.hasSuffix("+json") || subtype.hasSuffix("+xml") && !subtype.contains("svg") {
             return "[TXT]"
         }
@@ -82,6 +105,11 @@ public enum MediaType {
         }
         return "[FILE]"
     }
+
+    private static let archiveSubtypes = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
+                                          "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd",
+                                          "java-archive"]
+    private static let textSubtypes = ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"]
 }
 
 extension String {

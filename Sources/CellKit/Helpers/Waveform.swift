@@ -32,13 +32,72 @@ public enum Waveform {
 
     /// The bar for a value in 0...1 (clamped).
     public static func bar(_ value: Double) -> Character {
-        let clamped = value.isFinite ? min(1, max(0, value)) : 0
-        return bars[Int((clamped * Double(bars.count - 1)).rounded())]
+        bars[barIndex(value)]
     }
 
     /// `samples` normalised, resampled to `width` bars and drawn; `""` when
     /// there are no usable samples or `width <= 0`.
     public static func draw(_ samples: [Double], width: Int) -> String {
-        String(resample(normalize(samples), to: width).map(bar))
+        withBars(samples, width: width) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Appends `draw(samples, width: width)` to `cell` in `style` (nothing
+    /// when it is empty), without making a `String`.
+    public static func append(_ samples: [Double], width: Int, style: Style = .plain, to cell: inout CellBuilder) {
+        withBars(samples, width: width) { cell.append(bytes: $0, style: style) }
+    }
+
+    // MARK: Drawing without intermediate arrays
+
+    private static func barIndex(_ value: Double) -> Int {
+        let clamped = value.isFinite ? min(1, max(0, value)) : 0
+        return Int((clamped * Double(bars.count - 1)).rounded())
+    }
+
+    /// Calls `body` with the UTF-8 of `draw(samples, width:)`, computed in
+    /// temporary storage with exactly the arithmetic of `normalize`,
+    /// `resample` and `bar` (same operations, same order).
+    static func withBars<R>(_ samples: [Double], width: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let count = max(0, width)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, samples.count)) { finite in
+            // normalize: the finite samples, then their min and max.
+            var n = 0
+            for sample in samples where sample.isFinite {
+                finite[n] = sample
+                n += 1
+            }
+            guard n > 0, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            var low = finite[0], high = finite[0]
+            for k in 1..<max(1, n) {
+                if finite[k] < low { low = finite[k] }
+                if high < finite[k] { high = finite[k] }
+            }
+            for k in 0..<n { finite[k] = high > low ? (finite[k] - low) / (high - low) : 0.5 }
+            // resample, then one 3-byte bar per value (U+2581 … U+2588).
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { text in
+                if n < count {
+                    // Upsampling repeats samples: find each sample's bar once.
+                    for k in 0..<n { finite[k] = Double(barIndex(finite[k])) }
+                }
+                for i in 0..<count {
+                    let bar: Int
+                    if n == count {
+                        bar = barIndex(finite[i])
+                    } else if n < count {
+                        bar = Int(finite[min(n - 1, (2 * i + 1) * n / (2 * count))])
+                    } else {
+                        let start = i * n / count
+                        let end = max(start + 1, (i + 1) * n / count)
+                        var sum = 0.0
+                        for k in start..<end { sum = sum + finite[k] }
+                        bar = barIndex(sum / Double(end - start))
+                    }
+                    text[3 * i] = 0xE2
+                    text[3 * i + 1] = 0x96
+                    text[3 * i + 2] = 0x81 + UInt8(bar)
+                }
+                return body(UnsafeBufferPointer(text))
+            }
+        }
     }
 }

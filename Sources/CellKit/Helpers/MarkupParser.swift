@@ -1,0 +1,331 @@
+/// InlineMarkup's parser, over the units (Characters) of a text.
+///
+/// It follows the rules documented on `InlineMarkup` in three steps:
+///
+/// 1. `findRegions` marks URLs and code spans in one left-to-right pass
+///    (whichever starts first wins); nothing inside a region is markup.
+/// 2. `parse` walks the text, emitting literal runs, regions, and the
+///    contents of `*…*` / `_…_` pairs (recursively, with the style added).
+///    A marker pairs with the first valid closer of its kind at least two
+///    units on, outside any region, if that closer is inside the range
+///    being parsed.
+/// 3. The sink merges consecutive pieces of equal style into spans.
+///
+/// Every position the parser asks about (region starts, closer look-ups)
+/// only ever moves forward, so closers are found by forward scans instead of
+/// precomputed tables, literal runs are skipped in tight loops, and the
+/// whole parse is linear in the text's length. Nothing is allocated on the
+/// heap for ordinary texts: the regions live in temporary storage.
+struct MarkupParser<Units: MarkupUnits> {
+    let units: Units
+    /// Which kinds of markup the text can hold at all.
+    let shape: TextShape
+    /// URLs and code spans, in text order, as unit ranges: the first
+    /// `regionCount` entries.
+    private let regions: UnsafeMutableBufferPointer<Range<Int>>
+    private var regionCount = 0
+    /// The first region that does not start before the parse position, and
+    /// where it starts (`Int.max` when there is none).
+    private var nextRegion = 0
+    private var nextRegionStart = Int.max
+    private var strongClosers = CloserScan(marker: UnitCode.star)
+    private var emphasisClosers = CloserScan(marker: UnitCode.underscore)
+
+    /// Parses `units` into `sink` (which is not finished).
+    static func run<Sink: MarkupSink>(_ units: Units, _ shape: TextShape, into sink: inout Sink) {
+        // Regions are disjoint and at least 3 units long (a URL at least 8).
+        let capacity = shape.hasColon || shape.hasBacktick ? units.count / 3 + 1 : 0
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: capacity) { regions in
+            var parser = MarkupParser(units: units, shape: shape, regions: regions)
+            parser.findRegions()
+            parser.advanceRegions(to: 0)
+            parser.parse(0..<units.count, style: .plain, into: &sink)
+        }
+    }
+
+    private init(units: Units, shape: TextShape, regions: UnsafeMutableBufferPointer<Range<Int>>) {
+        self.units = units
+        self.shape = shape
+        self.regions = regions
+    }
+
+    // MARK: Markers
+
+    /// `*`, `_` or `` ` ``.
+    @inline(__always)
+    static func isMarker(_ code: UInt8) -> Bool {
+        code == UnitCode.star || code == UnitCode.underscore || code == UnitCode.backtick
+    }
+
+    /// A marker standing alone (not part of a run of itself).
+    func isLoneMarker(_ i: Int) -> Bool {
+        let c = units.code(i)
+        guard Self.isMarker(c) else { return false }
+        if i > 0, units.code(i - 1) == c { return false }
+        if i + 1 < units.count, units.code(i + 1) == c { return false }
+        return true
+    }
+
+    func isOpener(_ i: Int) -> Bool {
+        isLoneMarker(i) && !units.isWord(i - 1) && !units.isSpace(i + 1)
+    }
+
+    func isCloser(_ i: Int) -> Bool {
+        isLoneMarker(i) && !units.isSpace(i - 1) && !units.isWord(i + 1)
+    }
+
+    @inline(__always)
+    static func isEmphasisMarker(_ code: UInt8) -> Bool {
+        code == UnitCode.star || code == UnitCode.underscore
+    }
+
+    /// True when unit `i` is inside a URL or code span.
+    func isCovered(_ i: Int) -> Bool {
+        var low = 0, high = regionCount
+        while low < high {
+            let mid = (low + high) / 2
+            if regions[mid].upperBound <= i { low = mid + 1 } else { high = mid }
+        }
+        return low < regionCount && regions[low].contains(i)
+    }
+
+    /// Finds the closers of one marker kind left to right, on demand. The
+    /// positions asked about never decrease, so no closer is examined twice.
+    struct CloserScan {
+        let marker: UInt8
+        /// The first unit not examined yet.
+        var next = 0
+        /// The closer found last; no closer lies between the previous
+        /// query's position and it.
+        var found: Int?
+
+        init(marker: UInt8) { self.marker = marker }
+    }
+
+    /// The first closer of `scan`'s kind at or after `position` (see
+    /// `CloserScan`). With `outsideRegions`, closers inside a URL or code
+    /// span do not count.
+    func firstCloser(_ scan: inout CloserScan, atOrAfter position: Int, outsideRegions: Bool) -> Int? {
+        if let found = scan.found, found >= position { return found }
+        var i = max(scan.next, position)
+        while true {
+            i = units.firstIndex(of: scan.marker, scan.marker, scan.marker, from: i, to: units.count)
+            guard i < units.count else { break }
+            if isCloser(i), !(outsideRegions && isCovered(i)) {
+                scan.found = i
+                scan.next = i + 1
+                return i
+            }
+            i += 1
+        }
+        scan.found = nil
+        scan.next = units.count
+        return nil
+    }
+
+    // MARK: URLs and code spans
+
+    static func isClosingBracket(_ code: UInt8) -> Bool {
+        code == UInt8(ascii: ")") || code == UInt8(ascii: "]") || code == UInt8(ascii: "}") || code == UInt8(ascii: ">")
+    }
+
+    static func isBracket(_ code: UInt8) -> Bool {
+        switch code {
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"),
+             UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The opening partner of a closing bracket.
+    static func openingBracket(_ code: UInt8) -> UInt8 {
+        switch code {
+        case UInt8(ascii: ")"): return UInt8(ascii: "(")
+        case UInt8(ascii: "]"): return UInt8(ascii: "[")
+        case UInt8(ascii: "}"): return UInt8(ascii: "{")
+        default: return UInt8(ascii: "<")
+        }
+    }
+
+    /// `. , ; : ! ? ' "`, the markers, and 。、，！？…
+    static func isTrailingPunctuation(_ code: UInt8) -> Bool {
+        switch code {
+        case UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "!"),
+             UInt8(ascii: "?"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "*"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UnitCode.otherTrailingPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// True when the units at `index` spell `scheme` (lower-case ASCII),
+    /// letters in either case.
+    func matches(_ scheme: StaticString, at index: Int) -> Bool {
+        let length = scheme.utf8CodeUnitCount
+        guard index + length <= units.count else { return false }
+        let expected = UnsafeBufferPointer(start: scheme.utf8Start, count: length)
+        for k in 0..<length {
+            var code = units.code(index + k)
+            if code &- UInt8(ascii: "A") < 26 { code |= 0x20 }
+            guard code == expected[k] else { return false }
+        }
+        return true
+    }
+
+    /// The end (exclusive) of a URL starting at `index`, or nil.
+    func urlEnd(at index: Int) -> Int? {
+        let first = units.code(index)
+        guard first == UInt8(ascii: "h") || first == UInt8(ascii: "H"), !units.isWord(index - 1) else { return nil }
+        let schemeLength = matches("https://", at: index) ? 8 : matches("http://", at: index) ? 7 : 0
+        guard schemeLength > 0 else { return nil }
+        let start = index + schemeLength
+        var end = start
+        // Counts of ( ) [ ] { } < >, by bracket.
+        var brackets = BracketCounts()
+        while end < units.count, !units.isSpace(end) {
+            let code = units.code(end)
+            if Self.isBracket(code) { brackets[code] += 1 }
+            end += 1
+        }
+        // Trim trailing punctuation, and closing brackets without an
+        // opening partner inside the URL.
+        while end > start {
+            let last = units.code(end - 1)
+            let isClosing = Self.isClosingBracket(last)
+            let unbalanced = isClosing && brackets[last] > brackets[Self.openingBracket(last)]
+            guard Self.isTrailingPunctuation(last) || unbalanced else { break }
+            if isClosing { brackets[last] -= 1 }
+            end -= 1
+        }
+        return end > start ? end : nil
+    }
+
+    /// Counts per bracket character, without a dictionary.
+    struct BracketCounts {
+        private var counts: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+        subscript(code: UInt8) -> Int {
+            get {
+                switch code {
+                case UInt8(ascii: "("): return counts.0
+                case UInt8(ascii: ")"): return counts.1
+                case UInt8(ascii: "["): return counts.2
+                case UInt8(ascii: "]"): return counts.3
+                case UInt8(ascii: "{"): return counts.4
+                case UInt8(ascii: "}"): return counts.5
+                case UInt8(ascii: "<"): return counts.6
+                default: return counts.7
+                }
+            }
+            set {
+                switch code {
+                case UInt8(ascii: "("): counts.0 = newValue
+                case UInt8(ascii: ")"): counts.1 = newValue
+                case UInt8(ascii: "["): counts.2 = newValue
+                case UInt8(ascii: "]"): counts.3 = newValue
+                case UInt8(ascii: "{"): counts.4 = newValue
+                case UInt8(ascii: "}"): counts.5 = newValue
+                case UInt8(ascii: "<"): counts.6 = newValue
+                default: counts.7 = newValue
+                }
+            }
+        }
+    }
+
+    /// One left-to-right pass marking URLs and code spans; whichever starts
+    /// first wins. A code span runs from an opening `` ` `` to the first
+    /// closing one at least two units on.
+    mutating func findRegions() {
+        guard shape.hasColon || shape.hasBacktick else { return }
+        var codeClosers = CloserScan(marker: UnitCode.backtick)
+        // Only an h or H can start a URL (and only when there is a ':').
+        let h = shape.hasColon ? UInt8(ascii: "h") : UnitCode.backtick
+        let capitalH = shape.hasColon ? UInt8(ascii: "H") : UnitCode.backtick
+        var i = 0
+        while true {
+            i = units.firstIndex(of: UnitCode.backtick, h, capitalH, from: i, to: units.count)
+            guard i < units.count else { break }
+            let code = units.code(i)
+            var end: Int?
+            if code != UnitCode.backtick {
+                end = urlEnd(at: i)
+            } else if isOpener(i),
+                      let closer = firstCloser(&codeClosers, atOrAfter: i + 2, outsideRegions: false) {
+                end = closer + 1
+            }
+            // (There is always room: see `run`.)
+            if let end, regionCount < regions.count {
+                regions[regionCount] = i..<end
+                regionCount += 1
+                i = end
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    // MARK: Spans
+
+    /// Emits bytes of units `range` in `style`, unless empty.
+    @inline(__always)
+    func emit<Sink: MarkupSink>(_ range: Range<Int>, _ style: Style, into sink: inout Sink) {
+        guard !range.isEmpty else { return }
+        sink.emit(units.text, units.offset(range.lowerBound), units.offset(range.upperBound), style)
+    }
+
+    /// Moves the region cursor to the first region starting at or after `i`.
+    mutating func advanceRegions(to i: Int) {
+        while nextRegion < regionCount, regions[nextRegion].lowerBound < i { nextRegion += 1 }
+        nextRegionStart = nextRegion < regionCount ? regions[nextRegion].lowerBound : Int.max
+    }
+
+    mutating func parse<Sink: MarkupSink>(_ range: Range<Int>, style: Style, into sink: inout Sink) {
+        var literalStart = range.lowerBound
+        var i = range.lowerBound
+        while i < range.upperBound {
+            advanceRegions(to: i)
+            // Skip literal units up to the next thing that can be markup: a
+            // region, or a * or _.
+            let stop = min(range.upperBound, nextRegionStart)
+            if shape.hasEmphasisMarker {
+                i = units.firstIndex(of: UnitCode.star, UnitCode.underscore, UnitCode.underscore, from: i, to: stop)
+            } else if i < stop {
+                i = stop
+            }
+            guard i < range.upperBound else { break }
+
+            if i == nextRegionStart, regions[nextRegion].upperBound <= range.upperBound {
+                let region = regions[nextRegion]
+                emit(literalStart..<i, style, into: &sink)
+                if units.code(i) == UnitCode.backtick {
+                    emit((i + 1)..<(region.upperBound - 1), style.union(.code), into: &sink)
+                } else {
+                    emit(region, style.union(.link), into: &sink)
+                }
+                i = region.upperBound
+                literalStart = i
+                continue
+            }
+            let code = units.code(i)
+            if Self.isEmphasisMarker(code), isOpener(i) {
+                // Scans are copied out and back: `firstCloser` reads `self`.
+                var scan = code == UnitCode.star ? strongClosers : emphasisClosers
+                let closer = firstCloser(&scan, atOrAfter: i + 2, outsideRegions: true)
+                if code == UnitCode.star { strongClosers = scan } else { emphasisClosers = scan }
+                if let closer, closer < range.upperBound {
+                    emit(literalStart..<i, style, into: &sink)
+                    parse((i + 1)..<closer, style: style.union(code == UnitCode.star ? .strong : .emphasis),
+                          into: &sink)
+                    i = closer + 1
+                    literalStart = i
+                    continue
+                }
+            }
+            i += 1
+        }
+        emit(literalStart..<range.upperBound, style, into: &sink)
+    }
+}

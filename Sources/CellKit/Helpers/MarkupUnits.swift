@@ -1,0 +1,352 @@
+// The text as InlineMarkup's parser sees it: a sequence of *units*, one per
+// Swift Character (extended grapheme cluster), read straight from UTF-8
+// bytes. Most texts are ASCII, where a unit is a byte; other texts are cut
+// into grapheme clusters once, with the standard library's own rules.
+
+/// What a quick pass over the bytes says about a text: which kinds of
+/// markup can occur in it, and whether its units are bytes.
+struct TextShape {
+    /// `*` or `_`.
+    var hasEmphasisMarker = false
+    /// `` ` `` or U+1FEF (which equals `` ` `` as a Character): code spans.
+    var hasBacktick = false
+    /// `:`, which every URL has.
+    var hasColon = false
+    /// Non-ASCII, or a CR (which joins an LF after it): units are grapheme
+    /// clusters, not bytes.
+    var needsGraphemes = false
+    var isValidUTF8 = true
+
+    /// False when the whole text is one plain span.
+    var hasMarkup: Bool { hasEmphasisMarker || hasBacktick || hasColon }
+
+    init(of text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress else { return }
+        let count = text.count
+        var i = 0
+        // Eight ASCII bytes at a time, while they are ASCII.
+        var emphasis: UInt64 = 0, backtick: UInt64 = 0, colon: UInt64 = 0, cr: UInt64 = 0
+        while i < count {
+            if i + 8 <= count {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    emphasis |= Self.zeroByte(word, UInt8(ascii: "*")) | Self.zeroByte(word, UInt8(ascii: "_"))
+                    backtick |= Self.zeroByte(word, UInt8(ascii: "`"))
+                    colon |= Self.zeroByte(word, UInt8(ascii: ":"))
+                    cr |= Self.zeroByte(word, UInt8(ascii: "\r"))
+                    i += 8
+                    continue
+                }
+            }
+            let byte = base[i]
+            if byte < 0x80 {
+                switch byte {
+                case UInt8(ascii: "*"), UInt8(ascii: "_"): hasEmphasisMarker = true
+                case UInt8(ascii: "`"): hasBacktick = true
+                case UInt8(ascii: ":"): hasColon = true
+                case UInt8(ascii: "\r"): needsGraphemes = true
+                default: break
+                }
+                i += 1
+                continue
+            }
+            let length = UTF8Scalar.validLength(text, at: i)
+            guard length > 0 else {
+                isValidUTF8 = false
+                return
+            }
+            if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+            needsGraphemes = true
+            i += length
+        }
+        hasEmphasisMarker = hasEmphasisMarker || emphasis != 0
+        hasBacktick = hasBacktick || backtick != 0
+        hasColon = hasColon || colon != 0
+        needsGraphemes = needsGraphemes || cr != 0
+    }
+
+    /// Non-zero when some byte of `word` equals `byte`: the classic
+    /// has-zero-byte test on `word ^ byte…`. Exact as a yes/no answer, and
+    /// its lowest set bit is the high bit of the first matching byte
+    /// (bits above it may be false alarms).
+    @inline(__always)
+    static func zeroByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+}
+
+/// The unit codes the parser compares: a unit that is exactly one ASCII
+/// scalar is that byte; a few other single-scalar units stand for what they
+/// equal as a Character; anything else is `other`.
+enum UnitCode {
+    static let star = UInt8(ascii: "*")
+    static let underscore = UInt8(ascii: "_")
+    static let backtick = UInt8(ascii: "`")
+    /// One of the non-ASCII trailing punctuation characters of URLs:
+    /// U+3002 U+3001 U+FF0C U+FF01 U+FF1F U+2026.
+    static let otherTrailingPunctuation: UInt8 = 0x80
+    /// Anything else (several scalars, or a scalar with no special meaning).
+    static let other: UInt8 = 0xFF
+
+    /// The code of the unit made of `text[start..<end]`.
+    static func of(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt8 {
+        switch end - start {
+        case 1:
+            return text[start]
+        case 2:
+            // U+037E GREEK QUESTION MARK is canonically equivalent to ";".
+            return text[start] == 0xCD && text[start + 1] == 0xBE ? UInt8(ascii: ";") : other
+        case 3:
+            // U+1FEF GREEK VARIA is canonically equivalent to "`".
+            if UTF8Scalar.isGreekVaria(text, at: start) { return backtick }
+            let a = text[start], b = text[start + 1], c = text[start + 2]
+            if a == 0xE3, b == 0x80, c == 0x82 || c == 0x81 { return otherTrailingPunctuation } // 。 、
+            if a == 0xEF, b == 0xBC, c == 0x8C || c == 0x81 || c == 0x9F { return otherTrailingPunctuation } // ， ！ ？
+            if a == 0xE2, b == 0x80, c == 0xA6 { return otherTrailingPunctuation } // …
+            return other
+        default:
+            return other
+        }
+    }
+}
+
+/// ASCII character classes, as `Character` answers them for ASCII.
+enum ASCIIClass {
+    /// `isLetter || isNumber`: `[0-9A-Za-z]`.
+    @inline(__always)
+    static func isWord(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// `isWhitespace`: tab, LF, VT, FF, CR and space.
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte &- 0x09 < 5
+    }
+}
+
+/// The parser's view of a text. Unit `i` spans bytes
+/// `offset(i)..<offset(i + 1)`.
+protocol MarkupUnits {
+    /// The UTF-8 text.
+    var text: UnsafeBufferPointer<UInt8> { get }
+    /// The number of units.
+    var count: Int { get }
+    /// Where unit `i` starts; `offset(count)` is the byte count.
+    func offset(_ i: Int) -> Int
+    /// The unit's code (see `UnitCode`); `0 <= i < count`.
+    func code(_ i: Int) -> UInt8
+    /// `Character.isLetter || isNumber`; false outside the text.
+    func isWord(_ i: Int) -> Bool
+    /// `Character.isWhitespace`; true outside the text.
+    func isSpace(_ i: Int) -> Bool
+    /// The first unit in `start..<end` whose code is `a`, `b` or `c`, else
+    /// `end`: how the parser skips ordinary text.
+    func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int
+}
+
+/// ASCII without CR: a unit is a byte.
+struct ASCIIUnits: MarkupUnits {
+    let text: UnsafeBufferPointer<UInt8>
+
+    init(_ text: UnsafeBufferPointer<UInt8>) { self.text = text }
+
+    var count: Int { text.count }
+    func offset(_ i: Int) -> Int { i }
+    func code(_ i: Int) -> UInt8 { text[i] }
+
+    func isWord(_ i: Int) -> Bool {
+        i >= 0 && i < text.count && ASCIIClass.isWord(text[i])
+    }
+
+    func isSpace(_ i: Int) -> Bool {
+        i < 0 || i >= text.count || ASCIIClass.isSpace(text[i])
+    }
+
+    func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
+        ByteScan.firstIndex(of: a, b, c, in: text.baseAddress, from: start, to: end)
+    }
+}
+
+/// Valid UTF-8 cut into grapheme clusters: the start offset and code of each.
+struct GraphemeUnits: MarkupUnits {
+    let text: UnsafeBufferPointer<UInt8>
+    /// `count + 1` offsets; the last is `text.count`.
+    let starts: UnsafeMutableBufferPointer<Int>
+    let codes: UnsafeMutableBufferPointer<UInt8>
+    let count: Int
+
+    /// Cuts `text` (valid UTF-8) and calls `body` with the units, which live
+    /// in temporary storage (on the stack when small).
+    static func with<R>(_ text: UnsafeBufferPointer<UInt8>, _ body: (GraphemeUnits) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: text.count + 1) { starts in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, text.count)) { codes in
+                let count = cut(text, into: starts)
+                for unit in 0..<count {
+                    codes[unit] = UnitCode.of(text, starts[unit], starts[unit + 1])
+                }
+                return body(GraphemeUnits(text: text, starts: starts, codes: codes, count: count))
+            }
+        }
+    }
+
+    /// Writes the start of every grapheme cluster of `text`, then
+    /// `text.count`, to `starts`; returns the number of clusters.
+    ///
+    /// Between two *simple* scalars (see `isSimple`) there is always a
+    /// boundary except inside CR LF, so only breaks next to other scalars
+    /// are asked of the standard library's recognizer, the one `String`
+    /// itself follows. It is started afresh on the simple scalar before such
+    /// a run: a boundary precedes that scalar, and a simple scalar carries
+    /// no state (emoji, regional indicator or Indic sequence) forward.
+    static func cut(_ text: UnsafeBufferPointer<UInt8>, into starts: UnsafeMutableBufferPointer<Int>) -> Int {
+        var count = 0
+        var recognizer = Unicode._CharacterRecognizer()
+        var recognizerIsCurrent = false   // fed every scalar so far
+        var previous: Unicode.Scalar?
+        var i = 0
+        while i < text.count {
+            let (scalar, length) = UTF8Scalar.decode(text, at: i)
+            let isBoundary: Bool
+            if let previous, isSimple(previous), isSimple(scalar) {
+                isBoundary = !(previous == "\r" && scalar == "\n")
+                recognizerIsCurrent = false
+            } else {
+                if !recognizerIsCurrent {
+                    recognizer = Unicode._CharacterRecognizer()
+                    if let previous { _ = recognizer.hasBreak(before: previous) }
+                    recognizerIsCurrent = true
+                }
+                isBoundary = recognizer.hasBreak(before: scalar) || previous == nil
+            }
+            if isBoundary {
+                starts[count] = i
+                count += 1
+            }
+            previous = scalar
+            i += length
+        }
+        starts[count] = text.count
+        return count
+    }
+
+    /// Scalars that are never Extend, SpacingMark, ZWJ, Prepend, regional
+    /// indicators, Extended_Pictographic, Indic conjunct parts or Hangul
+    /// jamo, so that two of them in a row always have a grapheme boundary
+    /// between them (CR LF aside): below U+0300, and the common blocks of
+    /// CJK, kana, Hangul syllables, Cyrillic, Arabic and punctuation. These
+    /// are the ranges the standard library's own quick check uses
+    /// (`test_simpleScalarsNeverJoin` checks every one of them).
+    @inline(__always)
+    static func isSimple(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0000...0x02FF, 0x0400...0x0482, 0x061D...0x064A, 0x2010...0x2029, 0x3000...0x3029,
+             0x3041...0x3096, 0x30A1...0x30FC, 0x3400...0xA4CF, 0xAC00...0xD7AF, 0xFF01...0xFF9D:
+            return true
+        default:
+            return false
+        }
+    }
+
+    func offset(_ i: Int) -> Int { starts[i] }
+    func code(_ i: Int) -> UInt8 { codes[i] }
+
+    func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
+        ByteScan.firstIndex(of: a, b, c, in: UnsafePointer(codes.baseAddress), from: start, to: min(end, count))
+    }
+
+    func isWord(_ i: Int) -> Bool {
+        guard i >= 0, i < count else { return false }
+        let first = text[starts[i]]
+        if first < 0x80 { return ASCIIClass.isWord(first) }
+        let properties = UTF8Scalar.decode(text, at: starts[i]).scalar.properties
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    func isSpace(_ i: Int) -> Bool {
+        guard i >= 0, i < count else { return true }
+        let first = text[starts[i]]
+        if first < 0x80 { return ASCIIClass.isSpace(first) }
+        return UTF8Scalar.decode(text, at: starts[i]).scalar.properties.isWhitespace
+    }
+}
+
+/// Finding bytes eight at a time.
+enum ByteScan {
+    /// The first index in `start..<end` of `bytes` holding `a`, `b` or `c`,
+    /// else `end` (also when `start >= end`).
+    static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafePointer<UInt8>?,
+                           from start: Int, to end: Int) -> Int {
+        guard let bytes, start < end else { return max(start, end) }
+        var i = start
+        while i + 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+            let hits = TextShape.zeroByte(word, a) | TextShape.zeroByte(word, b) | TextShape.zeroByte(word, c)
+            if hits != 0 {
+                // The lowest flagged byte is always a real match.
+                return i + hits.trailingZeroBitCount / 8
+            }
+            i += 8
+        }
+        while i < end {
+            let byte = bytes[i]
+            if byte == a || byte == b || byte == c { return i }
+            i += 1
+        }
+        return end
+    }
+}
+
+/// Reading scalars from UTF-8.
+enum UTF8Scalar {
+    /// The length of the valid UTF-8 sequence at `i` (whose first byte is
+    /// not ASCII), or 0 when it is invalid (overlong, surrogate, beyond
+    /// U+10FFFF, truncated).
+    static func validLength(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let lead = text[i]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF   // the second byte's range
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard i + length <= text.count else { return 0 }
+        let second = text[i + 1]
+        guard second >= low, second <= high else { return 0 }
+        for k in 2..<length where text[i + k] & 0xC0 != 0x80 { return 0 }
+        return length
+    }
+
+    /// The scalar at `i` of valid UTF-8, and its length in bytes.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        let lead = UInt32(text[i])
+        var value: UInt32
+        let length: Int
+        if lead < 0x80 {
+            return (Unicode.Scalar(UInt8(lead)), 1)
+        } else if lead < 0xE0 {
+            value = lead & 0x1F
+            length = 2
+        } else if lead < 0xF0 {
+            value = lead & 0x0F
+            length = 3
+        } else {
+            value = lead & 0x07
+            length = 4
+        }
+        for k in 1..<length { value = value << 6 | UInt32(text[i + k] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// True when the three bytes at `i` are U+1FEF GREEK VARIA.
+    static func isGreekVaria(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+        i + 2 < text.count && text[i] == 0xE1 && text[i + 1] == 0xBF && text[i + 2] == 0xAF
+    }
+}

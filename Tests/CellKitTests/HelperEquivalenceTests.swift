@@ -1,0 +1,83 @@
+@testable import CellKit
+import Foundation
+import XCTest
+
+/// The helpers rewritten for speed agree with their former versions
+/// (ReferenceHelpers), byte for byte, on many inputs.
+final class HelperEquivalenceTests: XCTestCase {
+    private func same(_ a: String?, _ b: String?, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(a.map { Array($0.utf8) }, b.map { Array($0.utf8) }, what, file: file, line: line)
+    }
+
+    func test_byteCount() {
+        var values: [Double] = [0, 0.4, 0.5, 1, 1023, 1023.4, 1023.5, 1024, 1535, 1536, 10188, 10_200,
+                                1024 * 1024 - 1, 1_048_576, 3_650_722_201, 1e15, 1e18, 1e30, .greatestFiniteMagnitude,
+                                -1, .nan, .infinity, -.infinity, -0.0]
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<20_000 {
+            let exponent = Double(random.next() % 60)
+            values.append(Double(random.next() % 1_000_000) / 1_000_000 * pow(2, exponent))
+            values.append(Double(random.next() % (1 << 50)))
+        }
+        for value in values { same(ByteCount.format(value), ReferenceHelpers.byteCount(value), "\(value)") }
+    }
+
+    func test_playbackTime() {
+        var values: [Double] = [0, 0.49, 0.5, 2.5, 59.4, 59.5, 3599.5, 3600, 86_400 * 400, 1e12 - 1, 1e12, -1, .nan]
+        var random = SplitMix64(seed: 12)
+        for _ in 0..<20_000 {
+            values.append(Double(random.next() % 100_000_000) / 1000)
+            values.append(Double(random.next() % (1 << 40)))
+        }
+        for value in values { same(PlaybackTime.format(seconds: value), ReferenceHelpers.playbackTime(seconds: value), "\(value)") }
+    }
+
+    func test_waveform() {
+        var random = SplitMix64(seed: 13)
+        let specials: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, 1e308, -1e308, 5e-324]
+        for round in 0..<5000 {
+            let count = Int(random.next() % 70)
+            var samples: [Double] = []
+            for _ in 0..<count {
+                if random.next() % 10 == 0 {
+                    samples.append(specials[Int(random.next() % UInt64(specials.count))])
+                } else {
+                    samples.append(Double(Int64(bitPattern: random.next() % 2001) - 1000) / Double(1 + round % 7))
+                }
+            }
+            let width = Int(random.next() % 100) - 5
+            same(Waveform.draw(samples, width: width), ReferenceHelpers.draw(samples, width: width), "\(samples) \(width)")
+        }
+        for (index, bar) in Waveform.bars.enumerated() {
+            XCTAssertEqual(Array(bar.utf8), [0xE2, 0x96, 0x81 + UInt8(index)])
+        }
+    }
+
+    func test_waveformAppend() {
+        FakeHost.reset()
+        var cell = CellBuilder(handle: OpaquePointer(bitPattern: 0x30)!, table: UnsafePointer(FakeHost.table))
+        Waveform.append([1, 5, 3], width: 6, style: .accent, to: &cell)
+        Waveform.append([], width: 6, to: &cell)
+        XCTAssertEqual(FakeHost.appends, [Piece(bytes: Array(Waveform.draw([1, 5, 3], width: 6).utf8),
+                                                style: Style.accent.rawValue)])
+    }
+
+    func test_basenameAndTags() {
+        let pieces = ["/", "/", "a", "b.c", ".", "pdf", "PDF", "image", "text", "application", ";", ";", " ", "\t",
+                      "x-gzip", "vnd.ms-excel", "+json", "+xml", "svg", "json", "epub+zip", "charset=utf-8",
+                      "\u{301}", "\u{37E}", "é", "İ", "\r\n", "🎫", "\u{2215}", "msword"]
+        var random = SplitMix64(seed: 14)
+        var inputs = ["", "/", "//", "a/", "/a", "a//b", "media/cat.png", "application/pdf", "IMAGE/PNG; q=1",
+                      ";text/csv", " text / csv ", "/pdf", "application//pdf", "application/vnd.openxmlformats-officedocument.x",
+                      "image/svg+xml", "application/atom+xml", "application/x-7z-compressed", "a/\u{301}b", ";\u{37E}x/y"]
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 8) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            inputs.append(text)
+        }
+        for input in inputs {
+            same(MediaType.basename(input), ReferenceHelpers.basename(input), "basename \(input.debugDescription)")
+            same(MediaType.tag(forMIME: input), ReferenceHelpers.tag(forMIME: input), "tag \(input.debugDescription)")
+        }
+    }
+}

@@ -1,0 +1,210 @@
+@testable import CellKit
+import CellHostABI
+import XCTest
+
+/// The UTF-8 parser must give exactly what the original Character-based
+/// parser (ReferenceMarkup) gave, byte for byte, on every input: these tests
+/// compare them on hand-picked edge cases and on many generated texts made
+/// of the pieces that matter (markers, URLs, brackets, punctuation that
+/// equals ASCII as a Character, combining marks, CR LF, prepended and joined
+/// clusters, invalid UTF-8).
+final class MarkupEquivalenceTests: XCTestCase {
+    // MARK: Helpers
+
+    /// Spans as (bytes, style): `String ==` would hide differences between
+    /// canonically equivalent texts.
+    private func bytes(_ spans: [StyledSpan]) -> [Piece] {
+        spans.map { Piece(bytes: Array($0.text.utf8), style: $0.style.rawValue) }
+    }
+
+    private func assertEquivalent(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        let expected = bytes(ReferenceMarkup.parse(text))
+        XCTAssertEqual(bytes(InlineMarkup.parse(text)), expected, "parse \(text.debugDescription)", file: file, line: line)
+        let expectedPlain = Array(ReferenceMarkup.plainText(text).utf8)
+        XCTAssertEqual(Array(InlineMarkup.plainText(text).utf8), expectedPlain,
+                       "plainText \(text.debugDescription)", file: file, line: line)
+        // The builder paths: one append per span, and one for the plain text.
+        XCTAssertEqual(RecordingBuilder.appends { InlineMarkup.append(text, to: &$0) }, expected,
+                       "append \(text.debugDescription)", file: file, line: line)
+        XCTAssertEqual(RecordingBuilder.appends { InlineMarkup.appendPlainText(text, to: &$0) },
+                       expectedPlain.isEmpty ? [] : [Piece(bytes: expectedPlain, style: 0)],
+                       "appendPlainText \(text.debugDescription)", file: file, line: line)
+    }
+
+    // MARK: Cases
+
+    func test_handPickedEdgeCases() {
+        let cases = [
+            "", "a", "*", "**", "*a*", "_a_", "`a`", "`a` `b`", "``a``", "x*y*", "*y*x", "(*y*)", "*a _b_*",
+            "*x _y_*_*z*_",                      // two non-adjacent pieces merge into one span
+            "\u{1FEF}code\u{1FEF}",               // GREEK VARIA equals ` as a Character
+            "`a\u{1FEF} x", "\u{1FEF}\u{1FEF}a`",
+            "https://a.b\u{37E}", "see https://a.b;",   // GREEK QUESTION MARK equals ;
+            "*\u{301}x*", "*x*\u{301}", "_\u{301}_x_",  // a marker with a combining mark is no marker
+            "e\u{301}*x*", " \u{301}*x*", "\u{345}*x*", // the first scalar decides letter or space
+            "a\r\n*b*\r\n", "\r*a*\r", "*a\r\n*", "x\r\n_y_",
+            "\u{600}*x*", "\u{600} *x*",                  // a prepended mark joins what follows
+            "👨‍👩‍👧*x*", "*👍🏽*", "🇫🇷*x*🇫🇷", "a\u{200D}*x*",
+            "क्ष*x*", "\u{1100}\u{1161}*x*",
+            "https://x.y/(a)", "https://x.y/a)", "(https://x.y)", "https://x.y/[a]]", "HTTP://X.Y", "hTtPs://x.y.",
+            "http://", "https://", "https://…", "https://x.y。", "https://x.y，ok", "https://x.y\u{3000}z",
+            "https://x.y\u{A0}z", "https://x.y\u{2028}z", "xhttps://a.b", "1https://a.b", "_https://a.b_",
+            "`https://a.b`", "https://a.b/`x`", "https://x.y/`. foo`", "*https://a.b*", "https://a.b*c*",
+            "½*x*", "٣*x*", "*x*½", "Ⅻ_x_",
+            "天气*很好*！", "Tickets: `COAST-8F2K` 🎫", "é*x*", "🌊*wave*",
+            "\u{FEFF}*x*", "\t*x*\t", "\u{0B}*x*", "\u{1C}*x*",
+            String(repeating: "*a* ", count: 40), String(repeating: "_", count: 17) + "x_",
+        ]
+        for text in cases { assertEquivalent(text) }
+    }
+
+    func test_generatedTexts() {
+        var random = SplitMix64(seed: 0x5EED)
+        for round in 0..<20000 {
+            let length = round % 7 == 0 ? Int(random.next() % 120) : Int(random.next() % 16)
+            var text = ""
+            for _ in 0..<length { text += Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }
+            assertEquivalent(text)
+        }
+    }
+
+    func test_invalidUTF8IsRepairedFirst() {
+        var random = SplitMix64(seed: 42)
+        let fragments: [[UInt8]] = [[0xFF], [0xC3], [0xE1, 0xBF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                                    [0xC0, 0xAF], [0x80], Array("*a* ".utf8), Array("_b_".utf8),
+                                    Array("`c`".utf8), Array(" https://x.y ".utf8), Array("é".utf8),
+                                    [0xE1, 0xBF, 0xAF], Array("\r\n".utf8), Array("word".utf8)]
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 12) { bytes += fragments[Int(random.next() % UInt64(fragments.count))] }
+            let repaired = String(decoding: bytes, as: UTF8.self)
+            let expected = self.bytes(ReferenceMarkup.parse(repaired))
+            let appended = RecordingBuilder.appends { cell in
+                bytes.withUnsafeBufferPointer { InlineMarkup.append($0, to: &cell) }
+            }
+            XCTAssertEqual(appended, expected, "\(bytes)")
+            let plain = RecordingBuilder.appends { cell in
+                bytes.withUnsafeBufferPointer { InlineMarkup.appendPlainText($0, to: &cell) }
+            }
+            let expectedPlain = Array(ReferenceMarkup.plainText(repaired).utf8)
+            XCTAssertEqual(plain, expectedPlain.isEmpty ? [] : [Piece(bytes: expectedPlain, style: 0)], "\(bytes)")
+        }
+    }
+
+    /// The grapheme cutter agrees with `String`'s Characters.
+    func test_graphemeClustersMatchCharacters() {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<4000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 20) { text += Self.pieces[Int(random.next() % UInt64(Self.pieces.count))] }
+            var expected: [Int] = []
+            var index = text.startIndex
+            while index < text.endIndex {
+                expected.append(text.utf8.distance(from: text.startIndex, to: index))
+                index = text.index(after: index)
+            }
+            expected.append(text.utf8.count)
+            let utf8 = Array(text.utf8)
+            let starts = utf8.withUnsafeBufferPointer { buffer in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: buffer.count + 1) { starts in
+                    let count = GraphemeUnits.cut(buffer, into: starts)
+                    return Array(starts[0...count])
+                }
+            }
+            XCTAssertEqual(starts, expected, text.debugDescription)
+        }
+    }
+
+    /// Two simple scalars never share a grapheme cluster: no simple scalar
+    /// attaches to what precedes or follows it, or to itself.
+    func test_simpleScalarsNeverJoin() {
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), GraphemeUnits.isSimple(scalar), scalar != "\r" else { continue }
+            let string = String(scalar)
+            for neighbour in ["a", "\u{4E00}", "\u{AC00}", "\u{FF01}", string] {
+                XCTAssertEqual((neighbour + string).count, 2, "U+\(String(value, radix: 16)) after \(neighbour)")
+                XCTAssertEqual((string + neighbour).count, 2, "U+\(String(value, radix: 16)) before \(neighbour)")
+            }
+        }
+    }
+
+    /// The ASCII character classes agree with `Character`.
+    func test_asciiClassesMatchCharacter() {
+        for byte in UInt8(0)..<0x80 {
+            let character = Character(Unicode.Scalar(byte))
+            XCTAssertEqual(ASCIIClass.isWord(byte), character.isLetter || character.isNumber, "\(byte)")
+            XCTAssertEqual(ASCIIClass.isSpace(byte), character.isWhitespace, "\(byte)")
+        }
+    }
+
+    /// The quick pass finds markup wherever it is in the 8-byte words.
+    func test_textShapeFindsEveryMarker() {
+        for marker in ["*", "_", "`", ":", "\r", "\u{1FEF}", "é"] {
+            for position in 0..<20 {
+                let text = String(repeating: "a", count: position) + marker + String(repeating: "b", count: 19 - position)
+                let shape = Array(text.utf8).withUnsafeBufferPointer { TextShape(of: $0) }
+                XCTAssertEqual(shape.hasEmphasisMarker, marker == "*" || marker == "_", "\(marker) at \(position)")
+                XCTAssertEqual(shape.hasBacktick, marker == "`" || marker == "\u{1FEF}", "\(marker) at \(position)")
+                XCTAssertEqual(shape.hasColon, marker == ":", "\(marker) at \(position)")
+                XCTAssertEqual(shape.needsGraphemes, marker == "\r" || !marker.utf8.allSatisfy { $0 < 0x80 },
+                               "\(marker) at \(position)")
+                XCTAssertTrue(shape.isValidUTF8)
+            }
+        }
+        let invalid: [UInt8] = Array("abcdefgh".utf8) + [0xFF] + Array("abcdefgh".utf8)
+        XCTAssertFalse(invalid.withUnsafeBufferPointer { TextShape(of: $0) }.isValidUTF8)
+    }
+
+    // MARK: Material
+
+    /// Pieces the generated texts are made of.
+    static let pieces: [String] = [
+        "a", "b", "Z", "h", "H", "t", "p", "s", "x", "1", "9", " ", " ", " ", "\t", "\n", "\r", "\r\n",
+        "*", "*", "_", "_", "`", "`", "**", "__",
+        ".", ",", ";", ":", "!", "?", "'", "\"", "(", ")", "[", "]", "{", "}", "<", ">", "/", "-",
+        "http://", "https://", "HTTPS://", "Http://", "http:/", "https:", "://", "www.x.y",
+        "\u{301}", "\u{345}", "\u{1FEF}", "\u{37E}", "\u{3002}", "\u{3001}", "\u{FF0C}", "\u{FF01}", "\u{FF1F}",
+        "\u{2026}", "\u{3000}", "\u{A0}", "\u{2028}", "\u{85}", "\u{200D}", "\u{FE0F}", "\u{600}", "\u{903}",
+        "é", "e\u{301}", "天", "气", "🎫", "👍", "🏽", "👨‍👩‍👧", "🇫", "🇷", "क", "्", "ष", "\u{1100}", "\u{1161}",
+        "½", "٣", "Ⅻ", "\u{212A}", "İ",
+    ]
+}
+
+/// One append the builder received.
+struct Piece: Equatable, CustomStringConvertible {
+    var bytes: [UInt8]
+    var style: UInt32
+    var description: String { "\(String(decoding: bytes, as: UTF8.self).debugDescription)[\(style)]" }
+}
+
+/// A CellBuilder over a fake host table that records what is appended.
+enum RecordingBuilder {
+    nonisolated(unsafe) static var recorded: [Piece] = []
+
+    static func appends(_ body: (inout CellBuilder) -> Void) -> [Piece] {
+        var table = cellhost_host()
+        table.append = { _, text, length, style in
+            let bytes = UnsafeRawBufferPointer(start: text, count: length)
+            RecordingBuilder.recorded.append(Piece(bytes: Array(bytes), style: style))
+        }
+        recorded = []
+        withUnsafePointer(to: &table) { table in
+            var cell = CellBuilder(handle: OpaquePointer(bitPattern: 0x10)!, table: table)
+            body(&cell)
+        }
+        return recorded
+    }
+}
+
+/// A small seeded generator, so failures can be replayed.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
