@@ -105,42 +105,46 @@ struct CommandLineTool {
                                               isTerminal: isatty(1) == 1, terminalWidth: Terminal.width(fd: 1))
         let output = OutputBuffer(fd: 1)
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output)
+        // Plugins and parsing on this thread, layout and output on a second one.
+        let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
+        pipeline.start()
         var invalid = 0
         for (name, fd) in readable {
-            let reader = InputReader(fd: fd, beforeRead: { output.flush() })
+            // When the input would wait (a live stream), have the output written first.
+            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } })
             do {
                 try reader.read(record: { record in
                     do {
-                        try session.render(record.bytes, line: record.line)
-                    } catch let error as JSONSyntaxError {
-                        invalid += 1
-                        output.flush()
-                        printError("\(name):\(record.line): \(error)")
+                        try pipeline.submit(record.bytes, line: record.line)
                     } catch {
                         invalid += 1
-                        output.flush()
-                        printError("\(name):\(record.line): \(error)")
+                        pipeline.report("\(name):\(record.line): \(error)")
                     }
                 }, problem: { problem in
                     invalid += 1
-                    output.flush()
-                    printError("\(name):\(problem.line): \(problem.reason)")
+                    pipeline.report("\(name):\(problem.line): \(problem.reason)")
                 })
             } catch {
                 invalid += 1
-                printError("\(name): \(error)")
+                pipeline.report("\(name): \(error)")
             }
             if fd != 0 { close(fd) }
         }
-        session.finish()
+        pipeline.finish()
         return invalid > 0 ? 1 : 0
     }
 }
 
 let CELLHOST_LOG_WARNING_VALUE: UInt32 = 2
 
-/// The terminal's size.
+/// The terminal's size, and whether input is waiting.
 enum Terminal {
+    /// True when reading `fd` would not block (data or end of file is there).
+    static func hasInput(fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
     static func width(fd: Int32) -> Int? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }

@@ -1,20 +1,38 @@
 import CellHostABI
 
+/// One message on its way through a session: parsed and rendered by its cell
+/// (stage one), then laid out with the chrome and encoded (stage two). Slots
+/// are reused; the pipeline keeps several in flight.
+final class RenderSlot {
+    enum Kind { case message, diagnostic(String), flush, end }
+    var kind = Kind.message
+    let message = Message()
+    let canvas = CellCanvas()
+    var outcome: RenderOutcome?
+    var line = 0
+    var quote: (sender: String, preview: String)?
+}
+
 /// Renders a stream of messages, one conversation: each record is parsed,
 /// rendered by the chain of cells for its class, laid out with the chrome,
 /// and encoded to the output as soon as it arrives.
+///
+/// The work is split in two stages: `prepare` (parsing, the plugins, reply
+/// quotes: everything that touches the runtime) and `emit` (wrapping, chrome,
+/// encoding: host code only), so that `RenderPipeline` can run them on two
+/// threads. `render` runs both in turn.
 public final class RenderSession {
     let host: CellHost
     let settings: OutputSettings
     let me: String?
     let output: OutputBuffer
-    private let message = Message()
-    private let canvas = CellCanvas()
+    private let slot = RenderSlot()
     private let chrome: Chrome
     private let encoder: LineEncoder
     private let previewCanvas = CellCanvas()
     private let quoted = Message()
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
+    private let contentWidth: Int
 
     public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
         self.host = host
@@ -22,23 +40,43 @@ public final class RenderSession {
         self.me = me
         self.output = output
         chrome = Chrome(width: settings.width)
+        contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
     }
 
     /// Renders one record. Throws `JSONSyntaxError` when it is not a JSON
     /// object; nothing is written then.
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        try prepare(slot, bytes, line: line)
+        emit(slot)
+    }
+
+    /// Stage one: parse, render the content through the registry's chain,
+    /// resolve the reply quote, remember the record. Runs on the thread that
+    /// owns the runtime.
+    func prepare(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        let message = slot.message
         try message.load(bytes, me: me)
-        canvas.reset()
+        slot.kind = .message
+        slot.line = line
+        slot.canvas.reset()
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
         if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
         if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
-        let outcome = MessageRenderer(runtime: host.runtime).render(message, into: canvas, width: chrome.contentWidth, flags: flags)
-        Wrapper(width: chrome.contentWidth).wrap(canvas)
-        chrome.layout(message, canvas, quote: quote)
+        let outcome = MessageRenderer(runtime: host.runtime).render(message, into: slot.canvas, width: contentWidth, flags: flags)
+        slot.outcome = outcome
+        slot.quote = message.replyTo.flatMap(quote)
         if !message.id.isEmpty { recent.remember(id: message.id, record: bytes, renderedBy: outcome.cls) }
-        encoder.write(canvas, message: message, outcome: outcome, line: line, to: output)
+    }
+
+    /// Stage two: wrap the content, lay out the chrome, encode. Host code
+    /// only; must see the slots in input order.
+    func emit(_ slot: RenderSlot) {
+        guard let outcome = slot.outcome else { return }
+        Wrapper(width: contentWidth).wrap(slot.canvas)
+        chrome.layout(slot.message, slot.canvas, quote: slot.quote)
+        encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
 
     /// The sender and one-line summary of a remembered message, for a reply

@@ -30,9 +30,9 @@ final class Chrome {
 
     /// Lays out the message whose content lines are in `canvas.contentLines`
     /// into `canvas.outputLines`.
-    /// `quote` answers, for a `reply_to` id, the sender and one-line preview
-    /// of that earlier message, when it is still remembered.
-    func layout(_ message: Message, _ canvas: CellCanvas, quote resolve: (String) -> (sender: String, preview: String)?) {
+    /// `quote` is the sender and one-line preview of the message `reply_to`
+    /// names, when it is still remembered.
+    func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
         var startsGroup = true
         var newDay = false
         if let time = message.time {
@@ -60,17 +60,17 @@ final class Chrome {
         // The bubble: reply quote, content, footer, all aligned together.
         // Lines are ranges of pieces; quote and footer pieces are appended
         // after the content's, so nothing is copied into temporary arrays.
-        var quote: Range<Int>?
+        var quoteLine: Range<Int>?
         if let replyTo = message.replyTo {
             let first = canvas.pieces.count
             var text = "↪ "
-            if let original = resolve(replyTo) {
+            if let original = quote {
                 text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
             } else {
                 text += "reply to \(replyTo)"
             }
             canvas.pieces.append(fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas))
-            quote = first..<canvas.pieces.count
+            quoteLine = first..<canvas.pieces.count
         }
         let footer = self.footer(message, canvas)
         func width(_ range: Range<Int>) -> Int {
@@ -79,7 +79,7 @@ final class Chrome {
             return total
         }
         var bubbleContent = 0
-        if let quote { bubbleContent = max(bubbleContent, width(quote)) }
+        if let quoteLine { bubbleContent = max(bubbleContent, width(quoteLine)) }
         if let footer { bubbleContent = max(bubbleContent, width(footer)) }
         for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
@@ -106,7 +106,7 @@ final class Chrome {
             for index in lineStart..<canvas.pieces.count { total += canvas.pieces[index].width }
             canvas.outputLines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(canvas.pieces.count), width: total))
         }
-        if let quote { bubbleLine(quote) }
+        if let quoteLine { bubbleLine(quoteLine) }
         for index in canvas.contentLines.indices {
             let line = canvas.contentLines[index]
             bubbleLine(Int(line.firstPiece)..<Int(line.endPiece))
