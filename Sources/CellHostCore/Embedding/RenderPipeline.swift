@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Runs a `RenderSession` on two threads: the caller's thread parses records
@@ -6,27 +5,32 @@ import Foundation
 /// writes them (stage two), in input order. Diagnostics travel through the
 /// same queue, so stderr lines keep their place among the messages.
 ///
-/// The output is flushed when the input side says it would wait (`inputIdle`),
-/// when 64 KiB are pending, and at the end, so a live stream
-/// (`tail -f | cellhost render -`) shows each message as it arrives.
+/// Slots are handed over in batches (one lock round-trip per batch, not per
+/// message); a diagnostic, `inputIdle` or `finish` hands over at once, so a
+/// live stream (`tail -f | cellhost render -`) shows each message as it
+/// arrives. The output is flushed when the input would wait, when 64 KiB are
+/// pending, and at the end.
 public final class RenderPipeline {
     private let session: RenderSession
     private let slots: [RenderSlot]
-    private var producer = 0
-    private var consumer = 0
-    /// Slots ready for stage two.
-    private let ready = DispatchSemaphore(value: 0)
-    /// Slots free for stage one.
-    private let free: DispatchSemaphore
-    private let done = DispatchSemaphore(value: 0)
+    private let batch: Int
     private let diagnostics: (String) -> Void
+    private let condition = NSCondition()
+    // Shared, guarded by `condition`:
+    private var published = 0
+    private var consumed = 0
+    private var finished = false
+    // Producer only:
+    private var produced = 0
+    private var consumedSeen = 0
     private var started = false
 
     /// `diagnostics` prints one line on stderr; it is called on the output thread.
-    public init(session: RenderSession, capacity: Int = 256, diagnostics: @escaping (String) -> Void) {
+    public init(session: RenderSession, capacity: Int = 256, batch: Int = 32,
+                diagnostics: @escaping (String) -> Void) {
         self.session = session
         slots = (0..<max(2, capacity)).map { _ in RenderSlot() }
-        free = DispatchSemaphore(value: slots.count)
+        self.batch = max(1, min(batch, slots.count / 2))
         self.diagnostics = diagnostics
     }
 
@@ -40,77 +44,89 @@ public final class RenderPipeline {
         thread.start()
     }
 
-    /// Stage one for a record, then hands it on. Throws `JSONSyntaxError`
-    /// when the record is not a JSON object (nothing is queued then).
+    /// Stage one for a record, then queues it. Throws `JSONSyntaxError` when
+    /// the record is not a JSON object (nothing is queued then).
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let slot = acquire()
-        do {
-            try session.prepare(slot, bytes, line: line)
-        } catch {
-            release(unused: slot)
-            throw error
-        }
-        publish()
+        try session.prepare(slot, bytes, line: line)
+        commit(urgent: false)
     }
 
     /// Queues a diagnostic line, printed after the messages before it.
     public func report(_ line: String) {
-        let slot = acquire()
-        slot.kind = .diagnostic(line)
-        publish()
+        acquire().kind = .diagnostic(line)
+        commit(urgent: true)
     }
 
     /// The input would wait: have everything so far written out.
     public func inputIdle() {
-        let slot = acquire()
-        slot.kind = .flush
-        publish()
+        acquire().kind = .flush
+        commit(urgent: true)
     }
 
     /// Writes everything queued, stops the output thread, and ends the conversation.
     public func finish() {
-        let slot = acquire()
-        slot.kind = .end
-        publish()
-        done.wait()
+        acquire().kind = .end
+        commit(urgent: true)
+        condition.lock()
+        while !finished { condition.wait() }
+        condition.unlock()
         session.finish()
     }
 
+    /// The next free slot, waiting while all are in flight.
     private func acquire() -> RenderSlot {
-        free.wait()
-        return slots[producer]
+        if produced - consumedSeen >= slots.count {
+            condition.lock()
+            if published < produced { published = produced; condition.broadcast() }
+            while produced - consumed >= slots.count { condition.wait() }
+            consumedSeen = consumed
+            condition.unlock()
+        }
+        return slots[produced % slots.count]
     }
 
-    private func release(unused slot: RenderSlot) {
-        free.signal()
-    }
-
-    private func publish() {
-        producer = (producer + 1) % slots.count
-        ready.signal()
+    private func commit(urgent: Bool) {
+        produced += 1
+        guard urgent || produced - published >= batch else { return }
+        condition.lock()
+        published = produced
+        consumedSeen = consumed
+        condition.broadcast()
+        condition.unlock()
     }
 
     private func runOutput() {
+        var next = 0
         while true {
-            ready.wait()
-            let slot = slots[consumer]
-            consumer = (consumer + 1) % slots.count
-            switch slot.kind {
-            case .message:
-                session.emit(slot)
-            case .diagnostic(let line):
-                session.output.flush()
-                diagnostics(line)
-            case .flush:
-                session.output.flush()
-            case .end:
-                session.output.flush()
-                free.signal()
-                done.signal()
-                return
+            condition.lock()
+            consumed = next
+            condition.broadcast()
+            while published == next { condition.wait() }
+            let available = published
+            condition.unlock()
+            while next < available {
+                let slot = slots[next % slots.count]
+                next += 1
+                switch slot.kind {
+                case .message:
+                    session.emit(slot)
+                case .diagnostic(let line):
+                    session.output.flush()
+                    diagnostics(line)
+                case .flush:
+                    session.output.flush()
+                case .end:
+                    session.output.flush()
+                    condition.lock()
+                    consumed = next
+                    finished = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                slot.kind = .message
             }
-            slot.kind = .message
-            free.signal()
         }
     }
 }
