@@ -171,7 +171,7 @@ class EndToEndTestCase: XCTestCase {
                                  stdin: nil, currentDirectory: scratchDir, timeout: 120,
                                  file: file, line: line)
         guard result.status == 0 else {
-            XCTFail("cc failed for \(name).c (status \(result.status)):\n\(result.stderr)\(result.stdout)",
+            XCTFail("cc failed for \(name).c (status \(result.status)):\n\(result.stderr)\(String(decoding: result.stdout, as: UTF8.self))",
                     file: file, line: line)
             throw HarnessError.compileFailed(name)
         }
@@ -201,6 +201,15 @@ class EndToEndTestCase: XCTestCase {
              currentDirectory: URL? = nil, timeout: TimeInterval = 60,
              file: StaticString = #filePath, line: UInt = #line) throws
         -> (status: Int32, stdout: String, stderr: String) {
+        let result = try execute(binary, args, environment: cleanEnvironment(env), stdin: stdin,
+                                 currentDirectory: currentDirectory ?? tempRoot, timeout: timeout,
+                                 file: file, line: line)
+        return (result.status, String(decoding: result.stdout, as: UTF8.self), result.stderr)
+    }
+
+    /// The environment every run starts from: PATH, and HOME and the XDG
+    /// directories pointing into the test's scratch space; `env` on top.
+    func cleanEnvironment(_ env: [String: String]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
             "HOME": tempRoot.path,
@@ -208,17 +217,15 @@ class EndToEndTestCase: XCTestCase {
             "XDG_CONFIG_HOME": configHome.path,
         ]
         environment.merge(env) { _, given in given }
-        return try execute(binary, args, environment: environment, stdin: stdin,
-                           currentDirectory: currentDirectory ?? tempRoot, timeout: timeout,
-                           file: file, line: line)
+        return environment
     }
 
     /// Runs any executable; stdin, stdout and stderr are files in the scratch
     /// directory.
-    private func execute(_ executable: URL, _ args: [String], environment: [String: String],
-                         stdin: Data?, currentDirectory: URL, timeout: TimeInterval,
-                         file: StaticString, line: UInt) throws
-        -> (status: Int32, stdout: String, stderr: String) {
+    func execute(_ executable: URL, _ args: [String], environment: [String: String],
+                 stdin: Data?, currentDirectory: URL, timeout: TimeInterval,
+                 file: StaticString, line: UInt) throws
+        -> (status: Int32, stdout: Data, stderr: String) {
         runCount += 1
         let fm = FileManager.default
         let ioDir = scratchDir.appendingPathComponent("run-\(runCount)", isDirectory: true)
@@ -268,11 +275,12 @@ class EndToEndTestCase: XCTestCase {
         }
         process.waitUntilExit()
 
-        let stdout = String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self)
+        let stdout = (try? Data(contentsOf: outURL)) ?? Data()
         let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
+        try? FileManager.default.removeItem(at: ioDir)
         if timedOut {
-            XCTFail("\(executable.lastPathComponent) \(args.joined(separator: " ")) did not finish "
-                    + "within \(Int(timeout)) s; stderr:\n\(stderr)", file: file, line: line)
+            XCTFail("\(executable.lastPathComponent) \(args.joined(separator: " ").prefix(300)) did not finish "
+                    + "within \(Int(timeout)) s; stderr:\n\(stderr.prefix(2000))", file: file, line: line)
         }
         return (process.terminationStatus, stdout, stderr)
     }

@@ -104,67 +104,10 @@ extension EndToEndTestCase {
     func runRaw(_ args: [String], env: [String: String], stdin: Data? = nil,
                 currentDirectory: URL? = nil, timeout: TimeInterval = 60,
                 file: StaticString = #filePath, line: UInt = #line) throws -> RawRun {
-        var environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-            "HOME": tempRoot.path,
-            "XDG_DATA_HOME": dataHome.path,
-            "XDG_CONFIG_HOME": configHome.path,
-        ]
-        environment.merge(env) { _, given in given }
-
-        let fm = FileManager.default
-        let ioDir = scratchDir.appendingPathComponent("raw-\(UUID().uuidString)", isDirectory: true)
-        try fm.createDirectory(at: ioDir, withIntermediateDirectories: true)
-        let inURL = ioDir.appendingPathComponent("stdin")
-        let outURL = ioDir.appendingPathComponent("stdout")
-        let errURL = ioDir.appendingPathComponent("stderr")
-        try (stdin ?? Data()).write(to: inURL)
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        let inHandle = try FileHandle(forReadingFrom: inURL)
-        let outHandle = try FileHandle(forWritingTo: outURL)
-        let errHandle = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? inHandle.close()
-            try? outHandle.close()
-            try? errHandle.close()
-        }
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = args
-        process.environment = environment
-        process.currentDirectoryURL = currentDirectory ?? tempRoot
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : inHandle
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        do {
-            try process.run()
-        } catch {
-            XCTFail("cannot launch \(binary.path): \(error)", file: file, line: line)
-            throw HarnessError.launchFailed(binary.path)
-        }
-        var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            process.terminate()
-            if finished.wait(timeout: .now() + 5) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                finished.wait()
-            }
-        }
-        process.waitUntilExit()
-        let stdout = (try? Data(contentsOf: outURL)) ?? Data()
-        let stderr = String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self)
-        try? fm.removeItem(at: ioDir)
-        if timedOut {
-            XCTFail("cellhost \(args.joined(separator: " ").prefix(300)) did not finish within "
-                    + "\(Int(timeout)) s; stderr:\n\(stderr.prefix(2000))", file: file, line: line)
-        }
-        return RawRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        let result = try execute(binary, args, environment: cleanEnvironment(env), stdin: stdin,
+                                 currentDirectory: currentDirectory ?? tempRoot, timeout: timeout,
+                                 file: file, line: line)
+        return RawRun(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs `cellhost render <args>` with the render environment; checks the
