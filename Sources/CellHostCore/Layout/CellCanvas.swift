@@ -136,7 +136,4 @@ public final class CellCanvas {
         blockCells.append(contentsOf: cells)
         items.append(.row(start: Int32(start), count: Int32(cells.count)))
     }
-
-    /// True when nothing visible was appended since `mark`.
-    func isEmpty(since mark: Mark) -> Bool { items.count == mark.items }
 }

@@ -1,0 +1,55 @@
+import CellHostABI
+
+/// Chunked storage for NUL-terminated strings whose addresses must not move
+/// while a plugin holds them.
+final class StringArena {
+    private var chunks: [UnsafeMutablePointer<UInt8>] = []
+    private var chunkSizes: [Int] = []
+    private var current = 0
+    private var used = 0
+    private static let chunkSize = 1 << 14
+
+    deinit { for chunk in chunks { chunk.deallocate() } }
+
+    func reset() {
+        current = 0
+        used = 0
+        // Keep the first chunk only, so one huge message does not pin memory.
+        while chunks.count > 1 {
+            chunks.removeLast().deallocate()
+            chunkSizes.removeLast()
+        }
+    }
+
+    /// Copies `bytes` plus a NUL and returns the copy.
+    func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+        let needed = bytes.count + 1
+        if chunks.isEmpty || used + needed > chunkSizes[current] {
+            if current + 1 < chunks.count, needed <= chunkSizes[current + 1] {
+                current += 1
+            } else {
+                let size = max(StringArena.chunkSize, needed)
+                chunks.append(.allocate(capacity: size))
+                chunkSizes.append(size)
+                current = chunks.count - 1
+            }
+            used = 0
+        }
+        let target = chunks[current] + used
+        if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
+        target[bytes.count] = 0
+        used += needed
+        return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// Stores `bytes` sanitized (escape sequences removed whole, controls
+    /// made visible, newlines kept), as every string handed to a plugin is:
+    /// a plugin that splits text into spans cannot split an escape sequence.
+    func storeSanitized(_ bytes: [UInt8]) -> cellhost_string {
+        var clean: [UInt8] = []
+        clean.reserveCapacity(bytes.count)
+        bytes.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &clean, keepingNewlines: true) }
+        let stored = clean.withUnsafeBufferPointer { store($0) }
+        return cellhost_string(data: stored, length: clean.count)
+    }
+}
