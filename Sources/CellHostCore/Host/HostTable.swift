@@ -46,11 +46,7 @@ enum HostTable {
         table.message_string = { handle, path, out in
             MessageAccess.lookup(handle, path) { message, node in
                 guard message.document.kind(node) == .string else { return false }
-                if let out {
-                    var decoded: [UInt8] = []
-                    message.document.appendString(node, to: &decoded)
-                    out.pointee = message.arena.storeSanitized(decoded)
-                }
+                if let out { out.pointee = message.arena.storeSanitized(message.document, node) }
                 return true
             }
         }
@@ -168,7 +164,10 @@ enum MessageAccess {
 
     private static func fill(_ message: Message, _ info: inout cellhost_message_info) {
         let arena = message.arena
-        func string(_ value: String) -> cellhost_string { arena.storeSanitized(Array(value.utf8)) }
+        func string(_ value: String) -> cellhost_string {
+            var value = value
+            return value.withUTF8 { arena.storeSanitized($0) }
+        }
         withUnsafeMutablePointer(to: &info) { out in
         out.pointee.direction = message.isOutgoing ? CELLHOST_OUTGOING : CELLHOST_INCOMING
         out.pointee.status = cellhost_status(UInt32(message.status.rawValue))

@@ -45,11 +45,28 @@ final class StringArena {
     /// Stores `bytes` sanitized (escape sequences removed whole, controls
     /// made visible, newlines kept), as every string handed to a plugin is:
     /// a plugin that splits text into spans cannot split an escape sequence.
-    func storeSanitized(_ bytes: [UInt8]) -> cellhost_string {
-        var clean: [UInt8] = []
-        clean.reserveCapacity(bytes.count)
-        bytes.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &clean, keepingNewlines: true) }
-        let stored = clean.withUnsafeBufferPointer { store($0) }
-        return cellhost_string(data: stored, length: clean.count)
+    func storeSanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
+        if Sanitizer.isPrintableASCII(bytes) {
+            return cellhost_string(data: store(bytes), length: bytes.count)
+        }
+        scratch.removeAll(keepingCapacity: true)
+        Sanitizer.sanitize(bytes, into: &scratch, keepingNewlines: true)
+        let stored = scratch.withUnsafeBufferPointer { store($0) }
+        return cellhost_string(data: stored, length: scratch.count)
     }
+
+    /// Stores the string at `node` of `document`, decoded and sanitized;
+    /// escape-free strings are taken straight from the document's bytes.
+    func storeSanitized(_ document: JSONDocument, _ node: Int) -> cellhost_string {
+        if let range = document.rawString(node) {
+            return document.bytes.withUnsafeBufferPointer { storeSanitized(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+        decoded.removeAll(keepingCapacity: true)
+        document.appendString(node, to: &decoded)
+        let copy = decoded
+        return copy.withUnsafeBufferPointer { storeSanitized($0) }
+    }
+
+    private var scratch: [UInt8] = []
+    private var decoded: [UInt8] = []
 }

@@ -74,6 +74,13 @@ public enum Sanitizer {
         return false
     }
 
+    /// True when every byte is printable ASCII: such text is already safe.
+    @inline(__always)
+    static func isPrintableASCII(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in input where byte < 0x20 || byte >= 0x7F { return false }
+        return true
+    }
+
     /// Sanitizes a Swift string.
     public static func sanitize(_ text: String) -> String {
         var text = text
