@@ -79,7 +79,11 @@ public struct InputReader {
                         progress = true
                     }
                 case .lines:
-                    let found = buffer[max(consumed, searchFrom)..<filled].firstIndex(of: 0x0A)
+                    let from = max(consumed, searchFrom)
+                    let found: Int? = buffer.withUnsafeBufferPointer { all in
+                        guard from < filled, let hit = memchr(all.baseAddress! + from, 0x0A, filled - from) else { return nil }
+                        return UnsafeRawPointer(hit) - UnsafeRawPointer(all.baseAddress!)
+                    }
                     guard let newline = found ?? (eof && consumed < filled ? filled : nil) else {
                         searchFrom = filled
                         break

@@ -54,6 +54,28 @@ extension JSONDocument {
         return result
     }
 
+    /// Calls `body` with the key node and value node of each member of the
+    /// object at `index`, in order.
+    func forEachMember(_ index: Int, _ body: (Int, Int) -> Void) {
+        guard nodes[index].kind == .object else { return }
+        var cursor = index + 1
+        for _ in 0..<nodes[index].count {
+            body(cursor, cursor + 1)
+            cursor = skip(cursor + 1)
+        }
+    }
+
+    /// Raw byte length of a key (before unescaping).
+    func keyLength(_ index: Int) -> Int { Int(nodes[index].end - nodes[index].start) }
+
+    /// True when the string at `index` has escapes.
+    func isEscaped(_ index: Int) -> Bool { nodes[index].escaped }
+
+    /// True when the key at `index` is `name`.
+    func keyEquals(_ index: Int, _ name: StaticString) -> Bool {
+        keyEquals(index, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
     private func keyEquals(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let node = nodes[index]
         if node.escaped {

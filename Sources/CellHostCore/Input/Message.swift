@@ -43,18 +43,20 @@ public final class Message {
         let root = JSONDocument.root
         // One local copy: each access to the stored property would retain its arrays.
         let document = self.document
-        func stringField(_ key: StaticString) -> String? {
-            document.member(root, key).flatMap { document.string($0) }
-        }
-        if let node = document.member(root, "type"), let value = document.string(node), !value.isEmpty, value.utf8.count <= 64 {
+        // One pass over the top-level members finds every field the host reads
+        // (the first of repeated keys wins, as with `member`).
+        var fields = Fields()
+        document.forEachMember(root) { key, value in fields.take(document, key, value) }
+        textNode = fields.text
+        if let node = fields.type, let value = document.string(node), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
         } else {
             type = ""
             typeIsMissing = true
         }
-        id = stringField("id") ?? document.member(root, "id").flatMap { document.integer($0) }.map(String.init) ?? ""
-        if let sender = document.member(root, "sender") {
+        id = fields.id.flatMap { document.string($0) ?? document.integer($0).map(String.init) } ?? ""
+        if let sender = fields.sender {
             if document.kind(sender) == .object {
                 senderID = document.member(sender, "id").flatMap { document.string($0) } ?? ""
                 senderName = document.member(sender, "name").flatMap { document.string($0) } ?? ""
@@ -67,25 +69,73 @@ public final class Message {
             senderName = ""
         }
         if senderName.isEmpty { senderName = senderID }
-        time = document.member(root, "time").flatMap { node -> Double? in
+        time = fields.time.flatMap { node -> Double? in
             if let seconds = document.number(node) { return seconds.isFinite ? seconds : nil }
             if let range = document.rawString(node) {
                 return document.bytes.withUnsafeBufferPointer { RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }
             }
             return document.string(node).flatMap(RFC3339.parse)
         }
-        status = document.member(root, "status").map(Message.status(document)) ?? .none
-        if let direction = document.member(root, "direction"), document.stringEquals(direction, "outgoing") {
+        status = fields.status.map(Message.status(document)) ?? .none
+        if let direction = fields.direction, document.stringEquals(direction, "outgoing") {
             isOutgoing = true
-        } else if let direction = document.member(root, "direction"), document.stringEquals(direction, "incoming") {
+        } else if let direction = fields.direction, document.stringEquals(direction, "incoming") {
             isOutgoing = false
         } else if let me, !me.isEmpty {
             isOutgoing = senderID == me
         } else {
             isOutgoing = false
         }
-        isEdited = document.member(root, "edited").flatMap { document.bool($0) } ?? false
-        replyTo = stringField("reply_to")
+        isEdited = fields.edited.flatMap { document.bool($0) } ?? false
+        replyTo = fields.replyTo.flatMap { document.string($0) }
+    }
+
+    /// The nodes of the top-level fields the host reads.
+    private struct Fields {
+        var type: Int?, id: Int?, sender: Int?, time: Int?, status: Int?
+        var direction: Int?, edited: Int?, replyTo: Int?, text: Int?
+
+        mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int) {
+            func set(_ slot: inout Int?, _ name: StaticString) {
+                if slot == nil, document.keyEquals(key, name) { slot = value }
+            }
+            if document.isEscaped(key) {
+                // An escaped key may spell a field name with other bytes.
+                for name in Fields.names { take(document, key, value, named: name) }
+                return
+            }
+            switch document.keyLength(key) {
+            case 2: set(&id, "id")
+            case 4:
+                set(&type, "type")
+                set(&time, "time")
+                set(&text, "text")
+            case 6:
+                set(&sender, "sender")
+                set(&status, "status")
+                set(&edited, "edited")
+            case 8: set(&replyTo, "reply_to")
+            case 9: set(&direction, "direction")
+            default: break
+            }
+        }
+
+        static let names: [StaticString] = ["id", "type", "time", "text", "sender", "status", "edited", "reply_to", "direction"]
+
+        private mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int, named name: StaticString) {
+            guard document.keyEquals(key, name) else { return }
+            switch name.description {
+            case "id": if id == nil { id = value }
+            case "type": if type == nil { type = value }
+            case "time": if time == nil { time = value }
+            case "text": if text == nil { text = value }
+            case "sender": if sender == nil { sender = value }
+            case "status": if status == nil { status = value }
+            case "edited": if edited == nil { edited = value }
+            case "reply_to": if replyTo == nil { replyTo = value }
+            default: if direction == nil { direction = value }
+            }
+        }
     }
 
     private static func status(_ document: JSONDocument) -> (Int) -> DeliveryStatus {
@@ -99,11 +149,11 @@ public final class Message {
         }
     }
 
+    /// The node of `text`, found while loading.
+    private var textNode: Int?
+
     /// The message body, decoded, or nil.
-    public var text: String? {
-        let document = self.document
-        return document.member(JSONDocument.root, "text").flatMap { document.string($0) }
-    }
+    public var text: String? { textNode.flatMap { document.string($0) } }
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
