@@ -193,12 +193,12 @@ final class Conversation {
     private var order: [CellObject] = []
 
     /// The instance of `cls`, created (and sent `conversationWillBegin:`) on first use.
-    func instance(of cls: RuntimeClass, runtime: Runtime? = nil) -> CellObject {
+    func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
         if let object = objects[ObjectIdentifier(cls)] { return object }
         let object = CellObject(cls: cls)
         objects[ObjectIdentifier(cls)] = object
         order.append(object)
-        if let runtime, let method = cls.lookup(.conversationWillBegin) {
+        if let method = cls.lookup(.conversationWillBegin) {
             runtime.withContext(for: method.owner, width: 0, messageClass: "", flags: 0) { context in
                 runtime.dispatcher.conversation(method, receiver: object.handle, context: context)
             }
