@@ -5,7 +5,6 @@ import Glibc
 /// where their logs and run-time registrations go.
 final class PluginHostContext {
     let pluginID: String
-    let file: String
     unowned(unsafe) var runtime: Runtime?
     /// Open while the plugin's `init` runs.
     var registrationOpen = false
@@ -14,9 +13,8 @@ final class PluginHostContext {
     /// The table handed to the plugin; lives as long as this context.
     let table: UnsafeMutablePointer<cellhost_host>
 
-    init(pluginID: String, file: String) {
+    init(pluginID: String) {
         self.pluginID = pluginID
-        self.file = file
         table = .allocate(capacity: 1)
         table.initialize(to: HostTable.template)
         table.pointee.host_data = Unmanaged.passUnretained(self).toOpaque()

@@ -50,7 +50,7 @@ public final class Runtime {
 
     public init(dispatcher: Dispatcher = Dispatcher(mode: .direct)) {
         self.dispatcher = dispatcher
-        hostContext = PluginHostContext(pluginID: HostClasses.pluginID, file: "")
+        hostContext = PluginHostContext(pluginID: HostClasses.pluginID)
         let root = RuntimeClass(name: "MessageCell", pluginID: HostClasses.pluginID, messageClasses: ["text"],
                                 rank: HostClasses.messageCellRank, instanceSize: 0, selectors: selectors)
         let unknown = RuntimeClass(name: "UnknownMessageCell", pluginID: HostClasses.pluginID, messageClasses: [],

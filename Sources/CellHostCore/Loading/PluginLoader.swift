@@ -120,7 +120,7 @@ public struct PluginLoader {
         if let first = ids[described.id] {
             return fail("duplicate plugin id '\(described.id)' (already loaded from \(first))")
         }
-        let context = PluginHostContext(pluginID: described.id, file: file)
+        let context = PluginHostContext(pluginID: described.id)
         context.runtime = runtime
         var classes = described.classes
         var messageClasses = described.messageClasses
