@@ -41,7 +41,15 @@ struct CommandLineTool {
         }
         let searchPath = PluginSearchPath.standard(commandLine: options.pluginPaths, environment: environment,
                                                    executableDirectory: PluginSearchPath.executableDirectory())
-        host.loadPlugins(searchPath: searchPath)
+        var description = PluginLoader.Description.inProcess
+        if let executable = PluginSearchPath.executablePath() {
+            description = .scanner(PluginScanner(executable: executable),
+                                   cache: PluginCache.defaultPath(environment: environment).map(PluginCache.init),
+                                   rescan: options.rescan)
+        }
+        let loaded = host.loadPlugins(with: PluginLoader(searchPath: searchPath, description: description,
+                                                         allowInsecure: options.allowInsecurePlugins))
+        for line in loaded.warnings { printError(line) }
         for line in host.diagnostics { printError(line) }
         if let path = ConfigFile.defaultPath(environment: environment) {
             let config: ConfigFile
@@ -64,19 +72,22 @@ struct CommandLineTool {
     }
 
     private func listPlugins(_ arguments: [String]) throws -> Int32 {
-        let options = try Options.parse(arguments, allowed: ["--help", "--json", "--verbose", "--plugin-path", "--renderer"],
+        let options = try Options.parse(arguments, allowed: ["--help", "--json", "--verbose", "--plugin-path", "--renderer",
+                                                             "--rescan", "--allow-insecure-plugins"],
                                         command: "list-plugins")
         if options.help { printOut(Help.listPlugins); return 0 }
         guard options.files.isEmpty else { throw UsageError(message: "list-plugins takes no files") }
         let (host, searchPath) = try makeHost(options)
         let report = PluginReport(host: host, searchPath: searchPath)
         printOut(options.json ? report.json() + "\n" : report.text(verbose: options.verbose))
-        return 0
+        // Exit 1 when anything failed, so the listing can gate a CI job.
+        return host.plugins.allSatisfy({ $0.isLoaded && $0.rejectedClasses.isEmpty }) ? 0 : 1
     }
 
     private func render(_ arguments: [String]) throws -> Int32 {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
-                                                             "--plugin-path", "--color", "--verbose"], command: "render")
+                                                             "--plugin-path", "--color", "--verbose",
+                                                             "--allow-insecure-plugins"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {

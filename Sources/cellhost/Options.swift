@@ -16,6 +16,8 @@ struct Options {
     var json = false
     var verbose = false
     var help = false
+    var rescan = false
+    var allowInsecurePlugins = false
 
     /// Parses `arguments` accepting only the flags in `allowed`.
     static func parse(_ arguments: [String], allowed: Set<String>, command: String) throws -> Options {
@@ -50,6 +52,8 @@ struct Options {
             case "--help": options.help = true
             case "--json": options.json = true
             case "--verbose": options.verbose = true
+            case "--rescan": options.rescan = true
+            case "--allow-insecure-plugins": options.allowInsecurePlugins = true
             case "--format": options.format = try value(flag, inline)
             case "--width":
                 let text = try value(flag, inline)

@@ -182,7 +182,7 @@ final class PluginLoadingTests: EndToEndTestCase {
         XCTAssertTrue(listing.stderr.contains("cellhost: \(diagnostic)"), "list-plugins --json stderr:\n\(listing.stderr)")
 
         let human = try run(["list-plugins"], env: defaultEnvironment)
-        XCTAssertEqual(human.status, 0)
+        XCTAssertEqual(human.status, 1, "a failed plugin makes list-plugins exit 1")
         XCTAssertTrue(human.stderr.contains("cellhost: \(diagnostic)"), "list-plugins stderr:\n\(human.stderr)")
 
         // A broken plugin does not stop rendering either.

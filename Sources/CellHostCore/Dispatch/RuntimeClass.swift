@@ -10,12 +10,18 @@ public final class Method {
     /// The encoding as the plugin wrote it.
     public let types: String
     let interface: CallInterface
-    let imp: UnsafeRawPointer
+    /// The implementation; `Method.unbound` until the class's library is
+    /// opened (`RuntimeClass.ensureBound`), which happens before any look-up.
+    var imp: UnsafeRawPointer
     /// The class that implements it (for `super` sends).
     public unowned let owner: RuntimeClass
     /// Set when the method implements a well-known selector: its encoding then
     /// equals the required one, so the direct-call fast path is exact.
     let wellKnown: WellKnownSelector?
+
+    /// The placeholder IMP of a class whose library is not open yet. Never
+    /// called: look-ups open the library first.
+    static let unbound = UnsafeRawPointer(bitPattern: 1)!
 
     init(selector: String, selectorPointer: UnsafePointer<CChar>, types: String, interface: CallInterface,
          imp: UnsafeRawPointer, owner: RuntimeClass, wellKnown: WellKnownSelector?) {
@@ -54,6 +60,12 @@ public final class RuntimeClass {
     var hostTable: UnsafePointer<cellhost_host>?
     /// The runtime the class belongs to.
     unowned(unsafe) var runtime: Runtime?
+    /// The plugin whose library implements the class, until it is opened.
+    var lazyPlugin: LazyPlugin?
+    /// Why the class cannot be used: its library, or a superclass's, failed
+    /// to open when it was first needed. Such a class has no methods.
+    public internal(set) var unavailable: String?
+    private var chainBound = false
     /// Look-ups along the superclass chain, cached per class.
     private var cache: [String: Method?] = [:]
     /// Well-known selectors resolved once along the chain.
@@ -74,9 +86,24 @@ public final class RuntimeClass {
         methods[method.selector] = method
     }
 
+    /// Opens the libraries of this class and its superclasses if they are
+    /// not open yet; returns why the class cannot be used, if it cannot.
+    @discardableResult
+    func ensureBound() -> String? {
+        if !chainBound {
+            chainBound = true
+            runtime?.bindChain(of: self)
+        }
+        return unavailable
+    }
+
     /// The method for `selector`, found on this class or the nearest superclass.
     public func lookup(_ selector: String) -> Method? {
         if let cached = cache[selector] { return cached }
+        if ensureBound() != nil {
+            cache[selector] = .some(nil)
+            return nil
+        }
         var current: RuntimeClass? = self
         var found: Method?
         while let cls = current {

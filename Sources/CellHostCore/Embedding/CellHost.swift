@@ -31,12 +31,20 @@ public final class CellHost: DiagnosticSink {
         logHandler?(plugin, level, Sanitizer.sanitize(message))
     }
 
-    /// Loads every plugin on `searchPath`; returns the records of this call.
+    /// Loads every plugin on `searchPath`, opening each in this process;
+    /// returns the records of this call.
     @discardableResult
     public func loadPlugins(searchPath: PluginSearchPath) -> [PluginRecord] {
-        let records = PluginLoader(searchPath: searchPath).load(into: runtime)
-        plugins += records
-        return records
+        loadPlugins(with: PluginLoader(searchPath: searchPath)).records
+    }
+
+    /// Loads plugins the way `loader` says (in this process, or described by
+    /// a scanner process through the cache); returns what this call found.
+    @discardableResult
+    public func loadPlugins(with loader: PluginLoader) -> PluginLoader.Result {
+        let result = loader.load(into: runtime)
+        plugins += result.records
+        return result
     }
 
     /// One line per plugin problem, as `FILE: reason`.

@@ -45,6 +45,12 @@ struct MessageRenderer {
         }
         let builder = BuilderHandle.handle(canvas)
         for step in chain.steps {
+            if let reason = step.cls.ensureBound() {
+                var failed = attempt(step, "error")
+                failed.detail = reason
+                attempts.append(failed)
+                continue
+            }
             let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
             let mark = canvas.mark
             if let check = step.cls.lookup(.canRender) {

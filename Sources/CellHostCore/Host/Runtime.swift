@@ -2,13 +2,35 @@ import CellHostABI
 import Glibc
 
 /// A class as a plugin describes it, before it is linked into the runtime:
-/// plain data, separable from the library that implements it.
-public struct ClassDescription: Sendable {
-    public struct MethodDescription: Sendable {
+/// plain data, separable from the library that implements it. Descriptions
+/// read in the scanner process or from the plugin cache carry no IMPs
+/// (`imp == 0`); the library is opened when the class is first used.
+public struct ClassDescription: Sendable, Codable {
+    public struct MethodDescription: Sendable, Codable {
         public var selector: String
         public var types: String
-        /// The IMP's address (0 when only describing).
+        /// The IMP's address in this process; 0 when only described.
         public var imp: UInt
+        /// Whether the plugin gave an implementation (a non-NULL IMP), also
+        /// when the description came from another process.
+        public var implemented: Bool
+
+        public init(selector: String, types: String, imp: UInt) {
+            self.selector = selector
+            self.types = types
+            self.imp = imp
+            implemented = imp != 0
+        }
+
+        private enum CodingKeys: String, CodingKey { case selector, types, implemented }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            selector = try container.decode(String.self, forKey: .selector)
+            types = try container.decode(String.self, forKey: .types)
+            implemented = try container.decode(Bool.self, forKey: .implemented)
+            imp = 0
+        }
     }
     public var name: String
     public var superclass: String
@@ -94,9 +116,10 @@ public final class Runtime {
             throw ClassRejection(className: owner.name,
                                  reason: "selector '\(description.selector)' has encoding '\(description.types)' but the host expects '\(wellKnown.requiredEncoding)'")
         }
-        guard let imp = UnsafeRawPointer(bitPattern: description.imp) else {
+        guard description.implemented else {
             throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
         }
+        let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
         let interface = try CallInterface(encoding: encoding)
         return Method(selector: description.selector, selectorPointer: selectors.intern(description.selector),
                       types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
@@ -105,7 +128,11 @@ public final class Runtime {
     /// Links described classes into the runtime: resolves superclasses (which
     /// may come from any plugin, in any order), checks every method, and
     /// registers the accepted classes in the order given. Returns the rejections.
-    func link(_ batch: [(description: ClassDescription, pluginID: String)]) -> [(pluginID: String, rejection: ClassRejection)] {
+    ///
+    /// Classes of a plugin in `lazy` are linked without their IMPs: its
+    /// library is opened when one of them is first used (`bindChain`).
+    func link(_ batch: [(description: ClassDescription, pluginID: String)],
+              lazy: [String: LazyPlugin] = [:]) -> [(pluginID: String, rejection: ClassRejection)] {
         var rejections: [(String, ClassRejection)] = []
         var pending: [Int: ClassDescription] = [:]
         var owners: [String: Int] = [:]
@@ -150,6 +177,10 @@ public final class Runtime {
             cls.superclass = superclass
             cls.runtime = self
             cls.hostTable = hostTable(for: cls.pluginID)
+            if let plugin = lazy[cls.pluginID] {
+                cls.lazyPlugin = plugin
+                plugin.linkedClasses.append(cls)
+            }
             do {
                 for method in description.methods { cls.add(try makeMethod(method, owner: cls)) }
             } catch let rejection as ClassRejection {
@@ -175,6 +206,49 @@ public final class Runtime {
             }
         }
         return rejections
+    }
+
+    // MARK: Opening libraries on first use
+
+    /// Opens the libraries of `cls` and its superclasses that are not open
+    /// yet, and gives their classes their IMPs. A library that fails to open
+    /// makes its classes, and their subclasses, unavailable (logged once).
+    func bindChain(of cls: RuntimeClass) {
+        var current: RuntimeClass? = cls
+        while let each = current {
+            if let plugin = each.lazyPlugin { bind(plugin) }
+            current = each.superclass
+        }
+        current = cls.superclass
+        while let each = current, cls.unavailable == nil {
+            if each.ensureBound() != nil { cls.unavailable = each.unavailable }
+            current = each.superclass
+        }
+    }
+
+    private func bind(_ plugin: LazyPlugin) {
+        let library = plugin.open(runtime: self)
+        for cls in plugin.linkedClasses {
+            cls.lazyPlugin = nil
+            guard let library else {
+                cls.unavailable = "\(plugin.file): \(plugin.failure ?? "could not be opened")"
+                continue
+            }
+            let described = library.classes.first { $0.name == cls.name }
+            for method in cls.methodList {
+                let imp = described?.methods.first { $0.selector == method.selector && $0.types == method.types }?.imp ?? 0
+                guard let pointer = UnsafeRawPointer(bitPattern: imp) else {
+                    cls.unavailable = "\(plugin.file): class '\(cls.name)' no longer implements '\(method.selector)'; "
+                        + "run `cellhost list-plugins --rescan`"
+                    break
+                }
+                method.imp = pointer
+            }
+        }
+        plugin.linkedClasses.removeAll()
+        if let failure = plugin.failure {
+            log(plugin: plugin.pluginID, level: CELLHOST_LOG_ERROR, message: "\(plugin.file): could not be opened when first needed: \(failure)")
+        }
     }
 
     // MARK: Conversations

@@ -1,9 +1,28 @@
 /// What the host knows about one plugin file: its metadata and classes when
-/// it loaded, or why it did not.
-public struct PluginRecord: Sendable {
-    public enum State: Sendable, Equatable {
+/// it loaded, or why it did not. Records are plain data: they are made in
+/// the scanner process and kept in the plugin cache (`PluginCache`).
+public struct PluginRecord: Sendable, Codable {
+    public enum State: Sendable, Equatable, Codable {
         case loaded
         case failed(String)
+    }
+
+    /// A class the host refused, and why.
+    public struct RejectedClass: Sendable, Codable, Equatable {
+        public var name: String
+        public var reason: String
+    }
+
+    /// A message class the plugin declares, with its parent.
+    public struct MessageClassDeclaration: Sendable, Codable, Equatable {
+        public var name: String
+        public var parent: String?
+    }
+
+    /// The ABI version a plugin was built against.
+    public struct Version: Sendable, Codable, Equatable {
+        public var major: UInt32
+        public var minor: UInt32
     }
 
     public var file: String
@@ -11,14 +30,17 @@ public struct PluginRecord: Sendable {
     public var id: String?
     public var version: String?
     /// The ABI the plugin was built against, when it could be read.
-    public var abi: (major: UInt32, minor: UInt32)?
+    public var abi: Version?
     public var description: String?
     public var author: String?
     public var license: String?
-    /// Classes accepted into the runtime.
+    /// Classes accepted into the runtime (after linking; before it, every
+    /// class the plugin described).
     public var classes: [ClassDescription] = []
     /// Classes refused, with the reason.
-    public var rejectedClasses: [(name: String, reason: String)] = []
+    public var rejectedClasses: [RejectedClass] = []
+    /// Message classes the plugin declares (descriptor and `init`).
+    public var messageClasses: [MessageClassDeclaration] = []
 
     init(file: String, state: State) {
         self.file = file
@@ -27,10 +49,16 @@ public struct PluginRecord: Sendable {
 
     public var isLoaded: Bool { state == .loaded }
 
+    /// The reason a failed record failed.
+    public var failure: String? {
+        if case .failed(let reason) = state { return reason }
+        return nil
+    }
+
     /// The one-line diagnostics this record produces, as `FILE: reason`.
     public var diagnostics: [String] {
         var lines: [String] = []
-        if case .failed(let reason) = state { lines.append("\(file): \(reason)") }
+        if let failure { lines.append("\(file): \(failure)") }
         for rejected in rejectedClasses {
             lines.append("\(file): class '\(rejected.name)' rejected: \(rejected.reason)")
         }

@@ -29,6 +29,14 @@ public struct PluginSearchPath: Sendable, Equatable {
         return PluginSearchPath(directories: directories.map(absolute).filter { seen.insert($0).inserted })
     }
 
+    /// The running executable's path.
+    public static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The directory holding the running executable.
     public static func executableDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -287,18 +287,19 @@ class EndToEndTestCase: XCTestCase {
 
     // MARK: - list-plugins
 
-    /// Runs `cellhost list-plugins --json <extraArgs>`, checks that it exits 0
-    /// and decodes its report. `env` defaults to `defaultEnvironment`.
+    /// Runs `cellhost list-plugins --json <extraArgs>`, decodes its report and
+    /// checks the exit status: 1 when a plugin failed or a class was rejected, else 0. `env` defaults to `defaultEnvironment`.
     func listPluginsRun(_ extraArgs: [String] = [], env: [String: String]? = nil,
                         file: StaticString = #filePath, line: UInt = #line) throws
         -> (report: PluginReport, stderr: String) {
         let result = try run(["list-plugins", "--json"] + extraArgs, env: env ?? defaultEnvironment,
                              file: file, line: line)
-        XCTAssertEqual(result.status, 0,
-                       "list-plugins exits 0 even when plugins fail; stderr:\n\(result.stderr)",
-                       file: file, line: line)
         let report = try decode(PluginReport.self, from: result.stdout, what: "list-plugins --json",
                                 file: file, line: line)
+        let clean = report.plugins.allSatisfy { $0.state == .loaded && $0.rejectedClasses.isEmpty }
+        XCTAssertEqual(result.status, clean ? 0 : 1,
+                       "list-plugins exits 1 exactly when a plugin failed or a class was rejected; stderr:\n\(result.stderr)",
+                       file: file, line: line)
         return (report, result.stderr)
     }
 

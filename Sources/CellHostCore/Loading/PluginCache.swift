@@ -1,0 +1,121 @@
+import CellHostABI
+import Foundation
+import Glibc
+
+/// The plugin registry cache, like GStreamer's registry: what scanning each
+/// plugin file found (its `PluginRecord`, failures included), keyed by the
+/// file's identity (path, device, inode, size, modification time) and the
+/// host's ABI version. A warm `list-plugins` answers from it without opening
+/// any plugin; a changed file is scanned again; a failed plugin is not
+/// retried until its file changes.
+///
+/// The file is JSON with a format number. A file that cannot be read as a
+/// cache (corrupt, truncated, something else) is replaced, with one warning.
+/// Writes go to a temporary file that is then renamed over the cache, so a
+/// concurrent reader sees the old cache or the new one, never a mix.
+public struct PluginCache {
+    /// The format this host reads and writes.
+    public static let format = 1
+
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// `$XDG_CACHE_HOME/cellhost/plugins.json`, else `~/.cache/cellhost/plugins.json`.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return cache + "/cellhost/plugins.json"
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return home + "/.cache/cellhost/plugins.json"
+    }
+
+    struct Entry: Codable {
+        var identity: FileIdentity
+        var record: PluginRecord
+    }
+
+    struct Contents: Codable {
+        var format: Int
+        var abi: String
+        var entries: [Entry]
+    }
+
+    static var abi: String { "\(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR)" }
+
+    /// The cached entries by path. A missing cache, or one written for
+    /// another format or ABI, is empty; an unreadable one is empty with a
+    /// warning.
+    func load() -> (entries: [String: Entry], warning: String?) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return ([:], nil) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return ([:], "\(path): the plugin cache is not a regular file; scanning plugins without it")
+        }
+        guard info.st_size <= 64 << 20 else { return ([:], "\(path): the plugin cache is over 64 MiB; rebuilding it") }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            filled += count
+        }
+        guard filled == bytes.count else { return ([:], "\(path): the plugin cache could not be read; rebuilding it") }
+        let contents: Contents
+        do {
+            contents = try JSONDecoder().decode(Contents.self, from: Data(bytes))
+        } catch {
+            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
+        }
+        guard contents.format == Self.format, contents.abi == Self.abi else { return ([:], nil) }
+        var entries: [String: Entry] = [:]
+        for entry in contents.entries { entries[entry.identity.path] = entry }
+        return (entries, nil)
+    }
+
+    /// Writes `entries` atomically. Returns why it could not, if it could not.
+    func store(_ entries: [Entry]) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return "\(path): not an absolute path" }
+        let directory = String(path[..<slash])
+        if let problem = Self.makeDirectories(directory) { return "cannot write the plugin cache: \(problem)" }
+        let contents = Contents(format: Self.format, abi: Self.abi, entries: entries.sorted { $0.identity.path < $1.identity.path })
+        guard let data = try? JSONEncoder().encode(contents) else { return "cannot encode the plugin cache" }
+        let temporary = "\(path).\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return "cannot write the plugin cache \(temporary): \(String(cString: strerror(errno)))" }
+        let failure: String? = data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return String(cString: strerror(errno)) }
+                offset += written
+            }
+            return nil
+        }
+        if close(fd) != 0 || failure != nil {
+            unlink(temporary)
+            return "cannot write the plugin cache \(temporary): \(failure ?? String(cString: strerror(errno)))"
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return "cannot replace the plugin cache \(path): \(reason)"
+        }
+        return nil
+    }
+
+    private static func makeDirectories(_ directory: String) -> String? {
+        var built = ""
+        for component in directory.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o700) != 0 && errno != EEXIST {
+                return "\(built): \(String(cString: strerror(errno)))"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Glibc
+
+/// Describes plugin files in a child process, the way GStreamer's
+/// `gst-plugin-scanner` does: opening a plugin runs its code (constructors,
+/// `init`), and a plugin that crashes, aborts, exits, hangs or prints while
+/// loading must cost only its own record, never the host or the other
+/// plugins.
+///
+/// The host re-executes itself (`executable childCommand FILE…`); the child
+/// opens each file in turn with `PluginLibrary.open` and reports on file
+/// descriptor 3: a line `B INDEX` before each file and `R JSON` (the
+/// `PluginRecord`) after it. When the child dies or stalls on a file, that
+/// file is recorded as failed with the reason, and a new child scans the
+/// files after it.
+public struct PluginScanner {
+    /// The argument that puts the executable in scanner mode.
+    public static let childCommand = "__scan-plugins"
+
+    /// The executable to run as the scanner: the host itself.
+    public let executable: String
+    /// How long one file may take to load, in seconds.
+    public var timeout: Double = 2
+
+    public init(executable: String) { self.executable = executable }
+
+    /// One record per file, in order. Never throws: a file whose scan failed
+    /// gets a failed record.
+    public func scan(_ files: [String]) -> [PluginRecord] {
+        var records: [PluginRecord?] = Array(repeating: nil, count: files.count)
+        var start = 0
+        while start < files.count {
+            let batch = Array(files[start...])
+            let outcome = runChild(batch) { index, record in records[start + index] = record }
+            guard let stopped = outcome.stoppedAt else { break }
+            let index = start + stopped
+            if records[index] == nil {
+                records[index] = PluginRecord(file: files[index], state: .failed(outcome.reason))
+            }
+            start = index + 1
+        }
+        return records.enumerated().map { index, record in
+            record ?? PluginRecord(file: files[index], state: .failed("the plugin scanner gave no record"))
+        }
+    }
+
+    private struct ChildOutcome {
+        /// The index (in the batch) of the file the child stopped on, or nil
+        /// when it described every file.
+        var stoppedAt: Int?
+        var reason: String
+    }
+
+    private func runChild(_ files: [String], record: (Int, PluginRecord) -> Void) -> ChildOutcome {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            return ChildOutcome(stoppedAt: 0, reason: "cannot start the plugin scanner: \(String(cString: strerror(errno)))")
+        }
+        let readEnd = ends[0], writeEnd = ends[1]
+        defer { close(readEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 3)
+        let arguments = [executable, PluginScanner.childCommand] + files
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        close(writeEnd)
+        guard status == 0 else {
+            return ChildOutcome(stoppedAt: 0, reason: "cannot start the plugin scanner \(executable): \(String(cString: strerror(status)))")
+        }
+        var pending: [UInt8] = []
+        var current: Int?
+        var described = 0
+        var deadline = Self.now() + timeout
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        reading: while true {
+            let remaining = deadline - Self.now()
+            if remaining <= 0 {
+                timedOut = true
+                kill(pid, SIGKILL)
+                break
+            }
+            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(remaining * 1000 + 1, 60_000)))
+            if ready < 0 { if errno == EINTR { continue }; kill(pid, SIGKILL); break }
+            if ready == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; break }
+            if count == 0 { break }
+            pending += buffer[0..<count]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let line = Array(pending[0..<newline])
+                pending.removeSubrange(0...newline)
+                guard line.count >= 2 else { continue }
+                let body = Array(line[2...])
+                switch line[0] {
+                case UInt8(ascii: "B"):
+                    current = Int(String(decoding: body, as: UTF8.self))
+                    deadline = Self.now() + timeout
+                case UInt8(ascii: "R"):
+                    guard let index = current, index < files.count,
+                          let decoded = try? JSONDecoder().decode(PluginRecord.self, from: Data(body)) else { continue }
+                    record(index, decoded)
+                    described = index + 1
+                    current = nil
+                    if described == files.count { break reading }
+                default: continue
+                }
+            }
+        }
+        var exitStatus: Int32 = 0
+        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        if described == files.count { return ChildOutcome(stoppedAt: nil, reason: "") }
+        let stopped = current ?? described
+        if timedOut {
+            return ChildOutcome(stoppedAt: stopped, reason: "did not finish loading within \(Self.seconds(timeout))")
+        }
+        return ChildOutcome(stoppedAt: stopped, reason: Self.describe(exitStatus) + " while loading")
+    }
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// `killed by SIGSEGV`, `exited with status 3`.
+    static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7F
+        if signal == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+        return "killed by \(signalName(signal))"
+    }
+
+    /// The conventional name of a signal (`SIGSEGV`), or `signal N`.
+    public static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    // MARK: The child
+
+    /// The scanner process: describes `files` one by one on descriptor 3.
+    /// Standard output and error point at a scratch file while a plugin
+    /// loads, so that a plugin that prints is caught and nothing it writes
+    /// reaches anybody. Returns the exit status.
+    public static func runChild(files: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let runtime = Runtime()
+        for (index, file) in files.enumerated() {
+            guard send("B \(index)\n") else { return 1 }
+            let outputs = [tmpfile(), tmpfile()]
+            for (fd, scratch) in zip([Int32(1), 2], outputs) {
+                if let scratch { dup2(fileno(scratch), fd) }
+            }
+            var record = PluginRecord(file: file, state: .loaded)
+            _ = PluginLibrary.open(file, record: &record, runtime: runtime)
+            fflush(nil)
+            for (name, scratch) in zip(["standard output", "standard error"], outputs) {
+                guard let scratch else { continue }
+                var info = stat()
+                if fstat(fileno(scratch), &info) == 0, info.st_size > 0, record.isLoaded {
+                    record.state = .failed("wrote \(info.st_size) bytes to \(name) while loading")
+                }
+                fclose(scratch)
+            }
+            // Keep later writes of this plugin (from other files' loading) away too.
+            let null = open("/dev/null", O_WRONLY)
+            if null >= 0 { dup2(null, 1); dup2(null, 2); close(null) }
+            guard let json = try? JSONEncoder().encode(record) else { return 1 }
+            guard send("R " + String(decoding: json, as: UTF8.self) + "\n") else { return 1 }
+        }
+        return 0
+    }
+
+    private static func send(_ line: String) -> Bool {
+        var line = line
+        return line.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(3, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 { if errno == EINTR { continue }; return false }
+                offset += written
+            }
+            return true
+        }
+    }
+}
