@@ -82,7 +82,9 @@ public struct PluginCache {
         let directory = String(path[..<slash])
         if let problem = Self.makeDirectories(directory) { return "cannot write the plugin cache: \(problem)" }
         let contents = Contents(format: Self.format, abi: Self.abi, entries: entries.sorted { $0.identity.path < $1.identity.path })
-        guard let data = try? JSONEncoder().encode(contents) else { return "cannot encode the plugin cache" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(contents) else { return "cannot encode the plugin cache" }
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot write the plugin cache \(temporary): \(String(cString: strerror(errno)))" }
