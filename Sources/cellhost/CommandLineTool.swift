@@ -84,10 +84,29 @@ struct CommandLineTool {
         return host.plugins.allSatisfy({ $0.isLoaded && $0.rejectedClasses.isEmpty }) ? 0 : 1
     }
 
+    /// The supervisor for `--isolation` (default `auto`): plugins installed
+    /// with the host run in this process, every other plugin in a worker.
+    private func supervisor(_ options: Options, host: CellHost) throws -> Supervisor? {
+        let name = options.isolation ?? "auto"
+        guard let mode = IsolationMode(rawValue: name) else {
+            throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
+        }
+        guard mode != .none, let executable = PluginSearchPath.executablePath() else { return nil }
+        var settings = Supervisor.Settings(mode: mode, executable: executable)
+        if let milliseconds = options.pluginTimeout { settings.timeout = Double(milliseconds) / 1000 }
+        if let mebibytes = options.pluginMemory { settings.memoryLimit = mebibytes << 20 }
+        let installed = PluginSearchPath.installedDirectories(executableDirectory: PluginSearchPath.executableDirectory())
+        return Supervisor(settings: settings, records: host.plugins, me: options.me, dispatch: host.runtime.dispatcher.mode) { record in
+            guard let slash = record.file.lastIndex(of: "/") else { return false }
+            return installed.contains(String(record.file[..<slash]))
+        }
+    }
+
     private func render(_ arguments: [String]) throws -> Int32 {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
                                                              "--plugin-path", "--color", "--verbose",
-                                                             "--allow-insecure-plugins"], command: "render")
+                                                             "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
+                                                             "--plugin-memory"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -115,12 +134,14 @@ struct CommandLineTool {
         let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
                                               isTerminal: isatty(1) == 1, terminalWidth: Terminal.width(fd: 1))
         let output = OutputBuffer(fd: 1)
-        let session = RenderSession(host: host, settings: settings, me: options.me, output: output)
+        let session = RenderSession(host: host, settings: settings, me: options.me, output: output,
+                                    supervisor: try supervisor(options, host: host))
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
         var invalid = 0
         for (name, fd) in readable {
+            pipeline.source = name
             // When the input would wait (a live stream), have the output written first.
             let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } })
             do {

@@ -17,6 +17,9 @@ struct Options {
     var verbose = false
     var help = false
     var rescan = false
+    var isolation: String?
+    var pluginTimeout: Int?
+    var pluginMemory: Int?
     var allowInsecurePlugins = false
 
     /// Parses `arguments` accepting only the flags in `allowed`.
@@ -53,6 +56,19 @@ struct Options {
             case "--json": options.json = true
             case "--verbose": options.verbose = true
             case "--rescan": options.rescan = true
+            case "--isolation": options.isolation = try value(flag, inline)
+            case "--plugin-timeout":
+                let text = try value(flag, inline)
+                guard let milliseconds = Int(text), milliseconds > 0, milliseconds <= 3_600_000 else {
+                    throw UsageError(message: "--plugin-timeout must be a number of milliseconds from 1 to 3600000, not '\(text)'")
+                }
+                options.pluginTimeout = milliseconds
+            case "--plugin-memory":
+                let text = try value(flag, inline)
+                guard let mebibytes = Int(text), mebibytes >= 64, mebibytes <= 1 << 20 else {
+                    throw UsageError(message: "--plugin-memory must be a number of MiB from 64 to 1048576, not '\(text)'")
+                }
+                options.pluginMemory = mebibytes
             case "--allow-insecure-plugins": options.allowInsecurePlugins = true
             case "--format": options.format = try value(flag, inline)
             case "--width":

@@ -8,4 +8,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == PluginScanner.childCommand {
     exit(PluginScanner.runChild(files: Array(arguments.dropFirst())))
 }
+// A render worker: runs plugin classes for a supervising host (Supervisor).
+if arguments.first == RenderWorker.childCommand {
+    exit(RenderWorker.run())
+}
 exit(CommandLineTool(environment: currentEnvironment()).run(arguments))

@@ -21,7 +21,11 @@ public final class RenderPipeline {
     private var consumed = 0
     private var finished = false
     // Producer only:
+    /// Slots taken (`acquired`) and handed over in order (`produced`); the
+    /// ones between wait for a worker process (`unresolved`).
+    private var acquired = 0
     private var produced = 0
+    private var unresolved: [RenderSlot] = []
     private var consumedSeen = 0
     private var started = false
 
@@ -44,12 +48,43 @@ public final class RenderPipeline {
         thread.start()
     }
 
+    /// The input that records come from, named in diagnostics.
+    public var source = "<stdin>"
+
     /// Stage one for a record, then queues it. Throws `JSONSyntaxError` when
-    /// the record is not a JSON object (nothing is queued then).
+    /// the record is not a JSON object (nothing is queued then). A record
+    /// whose renderer runs in a worker process waits with the ones after it
+    /// until a batch is full (or the input would wait), then the batch goes
+    /// to the workers in one round trip.
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let slot = acquire()
-        try session.prepare(slot, bytes, line: line)
-        commit(urgent: false)
+        slot.source = source
+        let done: Bool
+        do {
+            done = try session.begin(slot, bytes, line: line)
+        } catch {
+            acquired -= 1
+            throw error
+        }
+        if done && unresolved.isEmpty {
+            session.complete(slot)
+            commit(urgent: false)
+        } else {
+            unresolved.append(slot)
+            if unresolved.count >= batch { resolvePending() }
+        }
+    }
+
+    /// Finishes the records waiting for workers and hands them over, in order.
+    private func resolvePending() {
+        guard !unresolved.isEmpty else { return }
+        let waiting = unresolved
+        unresolved.removeAll(keepingCapacity: true)
+        session.resolve(waiting)
+        for slot in waiting {
+            session.complete(slot)
+            commit(urgent: false)
+        }
     }
 
     /// Queues a diagnostic line, printed after the messages before it.
@@ -76,17 +111,20 @@ public final class RenderPipeline {
 
     /// The next free slot, waiting while all are in flight.
     private func acquire() -> RenderSlot {
-        if produced - consumedSeen >= slots.count {
+        if acquired - consumedSeen >= slots.count {
+            resolvePending()
             condition.lock()
             if published < produced { published = produced; condition.broadcast() }
-            while produced - consumed >= slots.count { condition.wait() }
+            while acquired - consumed >= slots.count { condition.wait() }
             consumedSeen = consumed
             condition.unlock()
         }
-        return slots[produced % slots.count]
+        defer { acquired += 1 }
+        return slots[acquired % slots.count]
     }
 
     private func commit(urgent: Bool) {
+        if urgent { resolvePending() }
         produced += 1
         guard urgent || produced - published >= batch else { return }
         condition.lock()
@@ -110,6 +148,11 @@ public final class RenderPipeline {
                 next += 1
                 switch slot.kind {
                 case .message:
+                    if !slot.notes.isEmpty || !slot.logs.isEmpty {
+                        session.output.flush()
+                        for note in slot.notes { diagnostics(note) }
+                        for log in slot.logs { session.host.logHandler?(log.plugin, log.level, log.message) }
+                    }
                     session.emit(slot)
                 case .diagnostic(let line):
                     session.output.flush()

@@ -11,6 +11,18 @@ final class RenderSlot {
     var outcome: RenderOutcome?
     var line = 0
     var quote: (sender: String, preview: String)?
+    /// The input it came from, for diagnostics.
+    var source = "<stdin>"
+    /// While its chain waits for a worker process: the walk, and what the
+    /// worker needs to render it.
+    var walk: ChainWalk?
+    var width = 0
+    var flags: UInt32 = 0
+    var sequence: UInt64 = 0
+    /// What plugins logged while rendering it, printed before it.
+    var logs: [(plugin: String, level: cellhost_log_level, message: String)] = []
+    /// The host's own diagnostics about it (a plugin disabled), printed before it.
+    var notes: [String] = []
 }
 
 /// Renders a stream of messages, one conversation: each record is parsed,
@@ -34,40 +46,103 @@ public final class RenderSession {
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
     private let contentWidth: Int
 
-    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
+    /// Decides which plugins run in worker processes; nil: all in this one.
+    let supervisor: Supervisor?
+
+    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer,
+                supervisor: Supervisor? = nil) {
         self.host = host
         self.settings = settings
         self.me = me
         self.output = output
+        self.supervisor = supervisor?.isolatesAnything == true ? supervisor : nil
         chrome = Chrome(width: settings.width)
         contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
     }
 
     /// Renders one record. Throws `JSONSyntaxError` when it is not a JSON
-    /// object; nothing is written then.
+    /// object; nothing is written then. What plugins logged goes to the
+    /// host's `logHandler`.
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         try prepare(slot, bytes, line: line)
+        for log in slot.logs { host.logHandler?(log.plugin, log.level, log.message) }
+        for note in slot.notes { host.logHandler?(HostClasses.pluginID, CELLHOST_LOG_ERROR, note) }
         emit(slot)
     }
 
-    /// Stage one: parse, render the content through the registry's chain,
-    /// resolve the reply quote, remember the record. Runs on the thread that
-    /// owns the runtime.
+    /// Stage one for one record, waiting for workers if it must.
     func prepare(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        if try !begin(slot, bytes, line: line) { resolve([slot]) }
+        complete(slot)
+    }
+
+    private var renderer: MessageRenderer { MessageRenderer(runtime: host.runtime, supervisor: supervisor) }
+
+    /// Stage one, first part: parse, and walk the chain as far as this
+    /// process can. Returns false when the walk waits for a worker process
+    /// (`resolve` then finishes it). Runs on the thread that owns the runtime.
+    func begin(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> Bool {
         let message = slot.message
         try message.load(bytes, me: me)
         slot.kind = .message
         slot.line = line
         slot.canvas.reset()
+        slot.logs.removeAll()
+        slot.notes.removeAll()
+        slot.outcome = nil
+        slot.walk = nil
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
         if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
         if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
-        let outcome = MessageRenderer(runtime: host.runtime).render(message, into: slot.canvas, width: contentWidth, flags: flags)
-        slot.outcome = outcome
+        let renderer = self.renderer
+        let walk = renderer.start(message)
+        let runtime = host.runtime
+        runtime.logCapture = slot
+        defer { runtime.logCapture = nil }
+        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil {
+            slot.walk = walk
+            slot.width = contentWidth
+            slot.flags = flags
+            return false
+        }
+        slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
+        return true
+    }
+
+    /// Finishes the walks of `slots` that wait for workers (one batch per
+    /// worker and round).
+    func resolve(_ slots: [RenderSlot]) {
+        guard let supervisor else { return }
+        let waiting = slots.filter { $0.walk != nil && $0.outcome == nil }
+        guard !waiting.isEmpty else { return }
+        let renderer = self.renderer
+        host.runtime.logCapture = nil
+        supervisor.resolve(waiting, renderer: renderer) { [host] slot in
+            host.runtime.logCapture = slot
+        }
+        host.runtime.logCapture = nil
+        for slot in waiting {
+            guard let walk = slot.walk else { continue }
+            slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
+        }
+    }
+
+    /// Stage one, last part, in input order: the reply quote, and
+    /// remembering the record for later quotes.
+    func complete(_ slot: RenderSlot) {
+        guard let outcome = slot.outcome else { return }
+        slot.walk = nil
+        let message = slot.message
+        host.runtime.logCapture = slot
         slot.quote = message.replyTo.flatMap(quote)
-        if !message.id.isEmpty { recent.remember(id: message.id, record: bytes, renderedBy: outcome.cls) }
+        host.runtime.logCapture = nil
+        if !message.id.isEmpty {
+            message.document.bytes.withUnsafeBufferPointer {
+                recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
+            }
+        }
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -88,7 +163,8 @@ public final class RenderSession {
         guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
-        if let method = cls.lookup(.plainText) {
+        // A class that runs in a worker is not asked: the quote is the text.
+        if supervisor?.worker(for: cls) == nil, supervisor?.disabledReason(cls) == nil, let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
             let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,
                                                       builder: BuilderHandle.handle(previewCanvas))
@@ -103,9 +179,11 @@ public final class RenderSession {
         return (quoted.senderName, String(String(decoding: text, as: UTF8.self).prefix(120)))
     }
 
-    /// Ends the conversation and flushes the output.
+    /// Ends the conversation (in this process and in the workers) and
+    /// flushes the output.
     public func finish() {
         host.runtime.endConversation()
+        supervisor?.finish()
         output.flush()
     }
 }

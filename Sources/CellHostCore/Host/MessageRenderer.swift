@@ -7,7 +7,9 @@ public struct FallbackAttempt: Sendable, Equatable {
     /// The class tried; nil when the message class had no renderer at all.
     public var className: String?
     public var pluginID: String?
-    /// "unregistered", "declined", "error" or "missing type".
+    /// "unregistered", "declined", "error", "missing type", "crashed" (the
+    /// class crashed, hung or ran out of memory in its worker on this
+    /// message) or "disabled" (it did so on an earlier message).
     public var result: String
     /// For errors: what the plugin logged, when it did.
     public var detail: String? = nil
@@ -29,26 +31,87 @@ public struct RenderOutcome {
     public var fallback: Fallback?
 }
 
+/// Where a message is on its fallback chain: the steps, the next one to
+/// try, and the candidates that did not render it so far. A walk pauses at a
+/// step whose class runs in a worker process (`Supervisor`) and resumes with
+/// the worker's answer.
+final class ChainWalk {
+    let steps: [Registry.Step]
+    var next = 0
+    var attempts: [FallbackAttempt] = []
+    /// Set when a candidate rendered the message (or the last resort did).
+    var outcome: RenderOutcome?
+    /// Steps whose class crashed (or hung) on this message in a worker: the
+    /// walk records them as "crashed" when it passes them.
+    var crashes: [Int: FallbackAttempt] = [:]
+
+    init(steps: [Registry.Step]) { self.steps = steps }
+}
+
 /// Walks the registry's chain for a message: asks each candidate in turn
 /// (`canRenderMessage:context:`, then `renderMessage:context:into:`) until one
 /// renders, rolling back what a declining or failing candidate appended.
 struct MessageRenderer {
     let runtime: Runtime
+    /// Decides where each class runs; nil: every class runs in this process.
+    var supervisor: Supervisor? = nil
+    /// Called before each candidate is asked, with its step index (a worker
+    /// records it where its supervisor can read it after a crash).
+    var beforeStep: ((Int) -> Void)? = nil
 
+    init(runtime: Runtime, supervisor: Supervisor? = nil) {
+        self.runtime = runtime
+        self.supervisor = supervisor
+    }
+
+    /// Renders `message` through its whole chain in this process.
     func render(_ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> RenderOutcome {
+        let walk = start(message)
+        advance(walk, message, into: canvas, width: width, flags: flags)
+        return walk.outcome ?? finishWithLastResort(walk, message, into: canvas)
+    }
+
+    /// A walk over the registry's chain for `message`.
+    func start(_ message: Message) -> ChainWalk {
         let chain = runtime.registry.chain(for: message.type)
-        var attempts: [FallbackAttempt] = []
+        let walk = ChainWalk(steps: chain.steps)
         if message.typeIsMissing {
-            attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
+            walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if chain.isUnregistered {
-            attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
+            walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
         }
+        return walk
+    }
+
+    /// Tries the steps from `walk.next` in this process until one renders,
+    /// the steps run out, or (with a supervisor) a step's class runs in a
+    /// worker: returns that worker then, with `walk.next` at that step.
+    @discardableResult
+    func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> PluginWorker? {
         let builder = BuilderHandle.handle(canvas)
-        for step in chain.steps {
+        while walk.outcome == nil && walk.next < walk.steps.count {
+            let index = walk.next
+            let step = walk.steps[index]
+            if let supervisor {
+                if let reason = supervisor.disabledReason(step.cls) {
+                    if let crashed = walk.crashes[index] {
+                        walk.attempts.append(crashed)
+                    } else {
+                        var skipped = attempt(step, "disabled")
+                        skipped.detail = reason
+                        walk.attempts.append(skipped)
+                    }
+                    walk.next += 1
+                    continue
+                }
+                if let worker = supervisor.worker(for: step.cls) { return worker }
+            }
+            walk.next += 1
+            beforeStep?(index)
             if let reason = step.cls.ensureBound() {
                 var failed = attempt(step, "error")
                 failed.detail = reason
-                attempts.append(failed)
+                walk.attempts.append(failed)
                 continue
             }
             let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
@@ -58,7 +121,7 @@ struct MessageRenderer {
                     runtime.dispatcher.canRender(check, receiver: object.handle, message: message.handle, context: $0)
                 }
                 if !accepted {
-                    attempts.append(attempt(step, "declined"))
+                    walk.attempts.append(attempt(step, "declined"))
                     continue
                 }
             }
@@ -68,25 +131,38 @@ struct MessageRenderer {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
             if result == Int32(CELLHOST_RENDERED.rawValue) {
-                let fallback = attempts.isEmpty ? nil : Fallback(attempts: attempts, reason: reason(attempts))
-                return RenderOutcome(cls: step.cls, messageClass: step.messageClass, fallback: fallback)
+                walk.outcome = outcome(walk, step)
+                return nil
             }
             canvas.rollBack(to: mark)
             if result == Int32(CELLHOST_DECLINED.rawValue) {
-                attempts.append(attempt(step, "declined"))
+                walk.attempts.append(attempt(step, "declined"))
             } else {
                 var failed = attempt(step, "error")
                 failed.detail = runtime.lastError[method.owner.pluginID]
-                attempts.append(failed)
+                walk.attempts.append(failed)
             }
         }
-        // UnknownMessageCell never declines; this is the last resort if it was overridden away.
-        canvas.append(message.text ?? "[\(message.type)]", style: [])
-        return RenderOutcome(cls: runtime.unknownMessageCell, messageClass: message.type,
-                             fallback: Fallback(attempts: attempts, reason: reason(attempts)))
+        return nil
     }
 
-    private func attempt(_ step: Registry.Step, _ result: String) -> FallbackAttempt {
+    /// The outcome when the candidate at `step` rendered the message.
+    func outcome(_ walk: ChainWalk, _ step: Registry.Step) -> RenderOutcome {
+        let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts, reason: reason(walk.attempts))
+        return RenderOutcome(cls: step.cls, messageClass: step.messageClass, fallback: fallback)
+    }
+
+    /// When no candidate rendered: the message's text (UnknownMessageCell
+    /// never declines; this is the last resort if it was overridden away).
+    func finishWithLastResort(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas) -> RenderOutcome {
+        canvas.append(message.text ?? "[\(message.type)]", style: [])
+        let outcome = RenderOutcome(cls: runtime.unknownMessageCell, messageClass: message.type,
+                                    fallback: Fallback(attempts: walk.attempts, reason: reason(walk.attempts)))
+        walk.outcome = outcome
+        return outcome
+    }
+
+    func attempt(_ step: Registry.Step, _ result: String) -> FallbackAttempt {
         FallbackAttempt(messageClass: step.messageClass, className: step.cls.name, pluginID: step.cls.pluginID, result: result)
     }
 
@@ -96,6 +172,8 @@ struct MessageRenderer {
         case "missing type": return "the message has no usable type"
         case "unregistered": return "no renderer is registered for message class '\(first.messageClass)'"
         case "declined": return "\(first.className ?? "?") declined the message"
+        case "disabled": return "\(first.className ?? "?") is disabled: \(first.detail ?? "")"
+        case "crashed": return "\(first.className ?? "?") " + (first.detail ?? "crashed")
         default:
             return "\(first.className ?? "?") returned an error" + (first.detail.map { ": \($0)" } ?? "")
         }

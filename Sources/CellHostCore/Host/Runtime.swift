@@ -62,7 +62,7 @@ public final class Runtime {
     /// The host's root class.
     public let messageCell: RuntimeClass
     public let unknownMessageCell: RuntimeClass
-    var dispatcher: Dispatcher
+    public internal(set) var dispatcher: Dispatcher
     var conversation = Conversation()
     weak var diagnostics: DiagnosticSink?
     /// The host table for the host's own classes.
@@ -97,8 +97,17 @@ public final class Runtime {
     /// The last error each plugin logged, to explain a render that failed.
     var lastError: [String: String] = [:]
 
+    /// While set, plugin log lines go here instead of to `diagnostics`: a
+    /// render session keeps them with the message being rendered, so they
+    /// are printed in their place in the output.
+    var logCapture: RenderSlot?
+
     func log(plugin: String, level: cellhost_log_level, message: String) {
         if level.rawValue >= CELLHOST_LOG_ERROR.rawValue { lastError[plugin] = Sanitizer.sanitize(message) }
+        if let logCapture {
+            logCapture.logs.append((plugin, level, Sanitizer.sanitize(message)))
+            return
+        }
         diagnostics?.pluginLog(plugin: plugin, level: level, message: message)
     }
 

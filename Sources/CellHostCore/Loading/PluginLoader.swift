@@ -131,6 +131,23 @@ public struct PluginLoader {
         return results.map { $0! }
     }
 
+    /// Links the classes of `records` (described elsewhere; loaded ones only)
+    /// into `runtime`, each plugin's library opened when first used: what a
+    /// render worker does with the host's records.
+    static func link(described records: [PluginRecord], into runtime: Runtime) {
+        var records = records.filter { $0.isLoaded && $0.id != nil }
+        var plugins: [Int: LazyPlugin] = [:]
+        for (index, record) in records.enumerated() {
+            let plugin = LazyPlugin(file: record.file, pluginID: record.id!, identity: nil,
+                                    context: PluginHostContext(pluginID: record.id!))
+            plugin.context.runtime = runtime
+            runtime.pluginContexts[plugin.pluginID] = plugin.context
+            plugins[index] = plugin
+        }
+        PluginLoader(searchPath: PluginSearchPath(directories: []))
+            .link(records: &records, plugins: plugins, directoryIndex: { _ in 0 }, into: runtime)
+    }
+
     /// Declares message classes and links classes, later directories first.
     private func link(records: inout [PluginRecord], plugins: [Int: LazyPlugin], directoryIndex: (Int) -> Int,
                       into runtime: Runtime) {

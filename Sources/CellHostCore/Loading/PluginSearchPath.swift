@@ -29,6 +29,21 @@ public struct PluginSearchPath: Sendable, Equatable {
         return PluginSearchPath(directories: directories.map(absolute).filter { seen.insert($0).inserted })
     }
 
+    /// The directories of plugins installed with the host: beside the
+    /// executable, `PREFIX/lib/cellhost/plugins` for an executable in
+    /// `PREFIX/bin`, and the system directories. `--isolation auto` runs
+    /// plugins from these in the host process.
+    public static func installedDirectories(executableDirectory: String?) -> Set<String> {
+        var directories: Set<String> = ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
+        if let executableDirectory {
+            directories.insert(executableDirectory)
+            if executableDirectory.hasSuffix("/bin") {
+                directories.insert(String(executableDirectory.dropLast(4)) + "/lib/cellhost/plugins")
+            }
+        }
+        return directories
+    }
+
     /// The running executable's path.
     public static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

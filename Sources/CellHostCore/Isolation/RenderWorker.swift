@@ -1,0 +1,108 @@
+import CellHostABI
+import Foundation
+import Glibc
+
+/// The render worker process: runs plugin classes on behalf of a host
+/// (`Supervisor`), so that a plugin that crashes, hangs or exhausts memory
+/// takes down only the worker.
+///
+/// Descriptors: 0 requests from the host, 3 replies to the host, 4 the
+/// progress page (which message and step is running, read by the host after
+/// a crash); 1 and 2 point at /dev/null, so nothing a plugin prints reaches
+/// the user.
+public enum RenderWorker {
+    /// The argument that puts the executable in worker mode.
+    public static let childCommand = "__render-worker"
+
+    /// Layout of the progress page: u64 sequence, u32 step, u32 running.
+    static let progressSize = 16
+
+    /// The worker's main loop; returns the exit status.
+    public static func run() -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        guard let payload = WireIO.readFrame(0), payload.first == WorkerFrame.setup,
+              let setup = try? JSONDecoder().decode(WorkerSetup.self, from: Data(payload.dropFirst())) else { return 2 }
+        if setup.memoryLimit > 0 {
+            var limit = rlimit(rlim_cur: rlim_t(setup.memoryLimit), rlim_max: rlim_t(setup.memoryLimit))
+            setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+        }
+        let progress = mmap(nil, progressSize, PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0)
+        let page = progress == MAP_FAILED ? nil : progress?.assumingMemoryBound(to: UInt64.self)
+        let runtime = Runtime(dispatcher: Dispatcher(mode: Dispatcher.Mode(rawValue: setup.dispatch) ?? .direct))
+        let logs = LogCollector()
+        runtime.diagnostics = logs
+        PluginLoader.link(described: setup.records, into: runtime)
+        let message = Message()
+        let canvas = CellCanvas()
+        while let frame = WireIO.readFrame(0) {
+            guard let kind = frame.first else { return 2 }
+            if kind == WorkerFrame.end {
+                runtime.endConversation()
+                return 0
+            }
+            guard kind == WorkerFrame.render else { return 2 }
+            var reader = WireReader(frame, offset: 1)
+            guard let count = try? reader.u32() else { return 2 }
+            var out = WireWriter()
+            for _ in 0..<count {
+                guard let request = try? RenderRequest.decode(&reader) else { return 2 }
+                var reply = RenderReply(sequence: request.sequence)
+                render(request, me: setup.me, runtime: runtime, message: message, canvas: canvas, page: page, into: &reply)
+                reply.logs = logs.take()
+                let start = out.begin(WorkerFrame.reply)
+                reply.encode(into: &out)
+                out.finish(start)
+                // Each reply goes out at once: the host's per-message time
+                // limit counts from the previous reply.
+                guard WireIO.writeAll(3, out.bytes) else { return 0 }
+                out.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        return 0
+    }
+
+    private static func render(_ request: RenderRequest, me: String?, runtime: Runtime, message: Message, canvas: CellCanvas,
+                               page: UnsafeMutablePointer<UInt64>?, into reply: inout RenderReply) {
+        canvas.reset()
+        let loaded: Bool = request.record.withUnsafeBufferPointer { (try? message.load($0, me: me)) != nil }
+        guard loaded else { return }
+        var steps: [Registry.Step] = []
+        for step in request.steps {
+            guard let cls = runtime.classes[step.className] else { break }
+            steps.append(Registry.Step(cls: cls, messageClass: step.messageClass, isOverride: false))
+        }
+        let walk = ChainWalk(steps: steps)
+        var renderer = MessageRenderer(runtime: runtime)
+        renderer.beforeStep = { index in
+            page?[0] = request.sequence
+            page?[1] = UInt64(index) | 1 << 32
+        }
+        renderer.advance(walk, message, into: canvas, width: Int(request.width), flags: request.flags)
+        page?[1] = 0
+        for attempt in walk.attempts {
+            let index = steps.firstIndex { $0.cls.name == attempt.className && $0.messageClass == attempt.messageClass } ?? 0
+            reply.attempts.append(.init(step: index, result: attempt.result, detail: attempt.detail))
+        }
+        if let outcome = walk.outcome {
+            reply.renderedStep = steps.firstIndex { $0.cls === outcome.cls && $0.messageClass == outcome.messageClass }
+            reply.bytes = canvas.bytes
+            reply.items = canvas.items
+            reply.cells = canvas.blockCells
+        }
+    }
+}
+
+/// Collects plugin log lines in the worker, to send with the reply.
+final class LogCollector: DiagnosticSink {
+    private var lines: [RenderReply.Log] = []
+
+    func pluginLog(plugin: String, level: cellhost_log_level, message: String) {
+        guard lines.count < 1000 else { return }
+        lines.append(.init(plugin: plugin, level: level.rawValue, message: String(decoding: message.utf8.prefix(4096), as: UTF8.self)))
+    }
+
+    func take() -> [RenderReply.Log] {
+        defer { lines.removeAll() }
+        return lines
+    }
+}

@@ -1,0 +1,190 @@
+import CellHostABI
+import Foundation
+import Glibc
+
+/// Runs plugin classes in worker processes as the isolation mode says, and
+/// keeps every message when a plugin crashes, hangs or runs out of memory:
+/// the message goes on down its fallback chain, the plugin is disabled for
+/// the rest of the run, and the worker is restarted.
+///
+/// Messages are sent to a worker in batches (one round trip for many
+/// messages); the per-message time limit counts from the previous reply.
+public final class Supervisor {
+    public struct Settings: Sendable {
+        public var mode: IsolationMode
+        /// The executable to run as a worker: the host itself.
+        public var executable: String
+        /// Per-message time limit, in seconds.
+        public var timeout: Double
+        /// A worker's address-space limit in bytes (0: none).
+        public var memoryLimit: Int
+
+        public static let defaultTimeout = 0.5
+        public static let defaultMemoryLimit = 1 << 30
+
+        public init(mode: IsolationMode, executable: String, timeout: Double = defaultTimeout,
+                    memoryLimit: Int = defaultMemoryLimit) {
+            self.mode = mode
+            self.executable = executable
+            self.timeout = timeout
+            self.memoryLimit = memoryLimit
+        }
+    }
+
+    let settings: Settings
+    private let setup: [UInt8]
+    /// The worker of each isolated plugin, by plugin id.
+    private var assignment: [String: PluginWorker] = [:]
+    /// Why each disabled plugin was disabled, by plugin id.
+    private var disabled: [String: String] = [:]
+    private var workers: [PluginWorker] = []
+    private var sequence: UInt64 = 0
+
+    /// `records`: the loaded plugins; `trusted` says which run in the host
+    /// process in `auto` mode.
+    public init(settings: Settings, records: [PluginRecord], me: String?, dispatch: Dispatcher.Mode,
+                trusted: (PluginRecord) -> Bool) {
+        self.settings = settings
+        let loaded = records.filter { $0.isLoaded && $0.id != nil }
+        let setup = WorkerSetup(records: loaded, me: me, dispatch: dispatch.rawValue, memoryLimit: settings.memoryLimit)
+        self.setup = Array((try? JSONEncoder().encode(setup)) ?? Data())
+        var shared: PluginWorker?
+        for record in loaded {
+            guard let id = record.id else { continue }
+            switch settings.mode {
+            case .none:
+                continue
+            case .auto where trusted(record):
+                continue
+            case .auto, .shared:
+                if shared == nil {
+                    shared = PluginWorker(name: settings.mode == .auto ? "third-party" : "shared")
+                    workers.append(shared!)
+                }
+                assignment[id] = shared
+            case .each:
+                let worker = PluginWorker(name: id)
+                workers.append(worker)
+                assignment[id] = worker
+            }
+        }
+    }
+
+    /// True when some plugin runs in a worker.
+    public var isolatesAnything: Bool { !assignment.isEmpty }
+
+    /// The worker that runs `cls`, or nil when it runs in this process.
+    func worker(for cls: RuntimeClass) -> PluginWorker? {
+        assignment.isEmpty ? nil : assignment[cls.pluginID]
+    }
+
+    /// Why the plugin of `cls` is disabled, if it is.
+    func disabledReason(_ cls: RuntimeClass) -> String? {
+        disabled.isEmpty ? nil : disabled[cls.pluginID]
+    }
+
+    /// Takes the slots whose walks wait for a worker through their chains:
+    /// each worker gets one batch per round; a reply either renders the
+    /// message or passes it on to the next step, which may run in this
+    /// process or in another worker.
+    /// `capturing` is called before each slot's in-process steps run, to
+    /// route what plugins log to that slot.
+    func resolve(_ slots: [RenderSlot], renderer: MessageRenderer, capturing: (RenderSlot) -> Void) {
+        while true {
+            var batches: [(worker: PluginWorker, slots: [RenderSlot])] = []
+            for slot in slots {
+                guard let walk = slot.walk, walk.outcome == nil else { continue }
+                capturing(slot)
+                guard let worker = renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags) else {
+                    continue
+                }
+                if let index = batches.firstIndex(where: { $0.worker === worker }) {
+                    batches[index].slots.append(slot)
+                } else {
+                    batches.append((worker, [slot]))
+                }
+            }
+            if batches.isEmpty { return }
+            for (worker, group) in batches { exchange(worker, group, renderer: renderer) }
+        }
+    }
+
+    private func exchange(_ worker: PluginWorker, _ slots: [RenderSlot], renderer: MessageRenderer) {
+        var requests: [RenderRequest] = []
+        var spans: [Range<Int>] = []
+        for slot in slots {
+            guard let walk = slot.walk else { continue }
+            var end = walk.next
+            while end < walk.steps.count, self.worker(for: walk.steps[end].cls) === worker,
+                  disabledReason(walk.steps[end].cls) == nil {
+                end += 1
+            }
+            sequence += 1
+            slot.sequence = sequence
+            spans.append(walk.next..<end)
+            requests.append(RenderRequest(sequence: sequence, width: UInt32(clamping: slot.width), flags: slot.flags,
+                                          steps: walk.steps[walk.next..<end].map { ($0.cls.name, $0.messageClass) },
+                                          record: slot.message.document.bytes))
+        }
+        if !worker.isRunning, let problem = worker.start(executable: settings.executable, setup: setup) {
+            // Without a worker, its plugins cannot run: each waiting message
+            // goes on down its chain.
+            for (slot, span) in zip(slots, spans) { fail(slot, span: span, step: span.lowerBound, reason: problem) }
+            return
+        }
+        var answered = 0
+        let failure = worker.exchange(requests, timeout: settings.timeout) { reply in
+            apply(reply, to: slots[answered], span: spans[answered], renderer: renderer)
+            answered += 1
+        }
+        guard let failure, answered < slots.count else { return }
+        // The first unanswered message was running when the worker failed:
+        // blame the step it was on. The messages after it wait for the next round.
+        let slot = slots[answered], span = spans[answered]
+        var step = span.lowerBound
+        if failure.sequence == slot.sequence, let local = failure.step, span.lowerBound + local < span.upperBound {
+            step = span.lowerBound + local
+        }
+        fail(slot, span: span, step: step, reason: failure.reason)
+    }
+
+    /// Records that the class at `step` failed on `slot`'s message with
+    /// `reason`, disables its plugin, and moves the walk past it. The steps
+    /// before it, run in the dead worker, are asked again in the next one.
+    private func fail(_ slot: RenderSlot, span: Range<Int>, step: Int, reason: String) {
+        guard let walk = slot.walk else { return }
+        let cls = walk.steps[step].cls
+        var crashed = MessageRenderer(runtime: cls.runtime!).attempt(walk.steps[step], "crashed")
+        crashed.detail = reason
+        walk.crashes[step] = crashed
+        if disabled[cls.pluginID] == nil {
+            disabled[cls.pluginID] = "\(cls.name) \(reason) on message \(slot.message.id.isEmpty ? "?" : slot.message.id)"
+            let id = slot.message.id.isEmpty ? "(no id)" : slot.message.id
+            slot.notes.append("\(cls.pluginID): \(cls.name) \(reason) on message \(id) (\(slot.source):\(slot.line)); disabled")
+        }
+    }
+
+    private func apply(_ reply: RenderReply, to slot: RenderSlot, span: Range<Int>, renderer: MessageRenderer) {
+        guard let walk = slot.walk else { return }
+        for log in reply.logs {
+            slot.logs.append((log.plugin, cellhost_log_level(rawValue: log.level), log.message))
+        }
+        for attempt in reply.attempts where span.lowerBound + attempt.step < span.upperBound {
+            let step = walk.steps[span.lowerBound + attempt.step]
+            var recorded = renderer.attempt(step, attempt.result == "declined" ? "declined" : "error")
+            recorded.detail = attempt.detail
+            walk.attempts.append(recorded)
+        }
+        if let rendered = reply.renderedStep, span.lowerBound + rendered < span.upperBound {
+            slot.canvas.appendContent(of: reply)
+            walk.outcome = renderer.outcome(walk, walk.steps[span.lowerBound + rendered])
+        } else {
+            walk.next = span.upperBound
+        }
+    }
+
+    /// Ends the conversation in every running worker and stops them.
+    public func finish() {
+        for worker in workers { worker.finish(timeout: max(1, settings.timeout)) }
+    }
+}

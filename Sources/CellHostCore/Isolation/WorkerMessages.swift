@@ -1,0 +1,186 @@
+import CellHostABI
+
+/// The frames between the host and a render worker.
+///
+/// Host to worker: `S` setup (JSON `WorkerSetup`), `R` a batch of render
+/// requests, `E` end of conversation (the worker sends
+/// `conversationDidEnd:` and exits). Worker to host: `A` one render reply
+/// per request, in order.
+enum WorkerFrame {
+    static let setup = UInt8(ascii: "S")
+    static let render = UInt8(ascii: "R")
+    static let end = UInt8(ascii: "E")
+    static let reply = UInt8(ascii: "A")
+}
+
+/// What a worker needs to build its runtime: the records of every loaded
+/// plugin (it opens only those whose classes it is asked to run), and how
+/// to read messages.
+struct WorkerSetup: Codable {
+    var records: [PluginRecord]
+    var me: String?
+    var dispatch: String
+    /// Address-space limit of the worker, in bytes (0: none).
+    var memoryLimit: Int
+}
+
+/// Render one message, trying `steps` (consecutive steps of its fallback
+/// chain, all run by this worker) in order.
+struct RenderRequest {
+    var sequence: UInt64
+    var width: UInt32
+    var flags: UInt32
+    var steps: [(className: String, messageClass: String)]
+    var record: [UInt8]
+
+    func encode(into writer: inout WireWriter) {
+        writer.u64(sequence)
+        writer.u32(width)
+        writer.u32(flags)
+        writer.u32(UInt32(steps.count))
+        for step in steps {
+            writer.string(step.className)
+            writer.string(step.messageClass)
+        }
+        writer.data(record)
+    }
+
+    static func decode(_ reader: inout WireReader) throws -> RenderRequest {
+        let sequence = try reader.u64()
+        let width = try reader.u32()
+        let flags = try reader.u32()
+        let count = try reader.u32()
+        guard count <= 4096 else { throw WireReader.WireError() }
+        var steps: [(String, String)] = []
+        for _ in 0..<count { steps.append((try reader.string(), try reader.string())) }
+        return RenderRequest(sequence: sequence, width: width, flags: flags, steps: steps, record: Array(try reader.data()))
+    }
+}
+
+/// A worker's answer for one request: which step rendered (nil: none did),
+/// what the others answered, what the plugins logged, and the content.
+struct RenderReply {
+    struct Attempt {
+        var step: Int
+        var result: String
+        var detail: String?
+    }
+
+    struct Log {
+        var plugin: String
+        var level: UInt32
+        var message: String
+    }
+
+    var sequence: UInt64
+    var renderedStep: Int?
+    var attempts: [Attempt] = []
+    var logs: [Log] = []
+    var bytes: [UInt8] = []
+    var items: [ContentItem] = []
+    var cells: [cellhost_block_cell] = []
+
+    func encode(into writer: inout WireWriter) {
+        writer.u64(sequence)
+        writer.i32(renderedStep.map { Int32(clamping: $0) } ?? -1)
+        writer.u32(UInt32(attempts.count))
+        for attempt in attempts {
+            writer.u32(UInt32(clamping: attempt.step))
+            writer.string(attempt.result)
+            writer.u8(attempt.detail == nil ? 0 : 1)
+            writer.string(attempt.detail ?? "")
+        }
+        writer.u32(UInt32(logs.count))
+        for log in logs {
+            writer.string(log.plugin)
+            writer.u32(log.level)
+            writer.string(log.message)
+        }
+        writer.data(bytes)
+        writer.u32(UInt32(items.count))
+        for item in items {
+            switch item {
+            case let .text(start, end, style):
+                writer.u8(0); writer.i32(start); writer.i32(end); writer.u32(style.rawValue)
+            case .lineBreak:
+                writer.u8(1); writer.i32(0); writer.i32(0); writer.u32(0)
+            case let .row(start, count):
+                writer.u8(2); writer.i32(start); writer.i32(count); writer.u32(0)
+            }
+        }
+        writer.u32(UInt32(cells.count))
+        for cell in cells {
+            writer.u32(cell.codepoint); writer.u32(cell.fg); writer.u32(cell.bg); writer.u32(cell.flags)
+        }
+    }
+
+    /// Decodes a reply, checking every range against the content it indexes,
+    /// so a corrupt worker cannot make the host index out of bounds.
+    static func decode(_ reader: inout WireReader) throws -> RenderReply {
+        var reply = RenderReply(sequence: try reader.u64())
+        let rendered = try reader.i32()
+        reply.renderedStep = rendered >= 0 ? Int(rendered) : nil
+        let attemptCount = try reader.u32()
+        guard attemptCount <= 4096 else { throw WireReader.WireError() }
+        for _ in 0..<attemptCount {
+            let step = Int(try reader.u32())
+            let result = try reader.string()
+            let hasDetail = try reader.u8() != 0
+            let detail = try reader.string()
+            reply.attempts.append(Attempt(step: step, result: result, detail: hasDetail ? detail : nil))
+        }
+        let logCount = try reader.u32()
+        guard logCount <= 1 << 20 else { throw WireReader.WireError() }
+        for _ in 0..<logCount {
+            reply.logs.append(Log(plugin: try reader.string(), level: try reader.u32(), message: try reader.string()))
+        }
+        reply.bytes = Array(try reader.data())
+        let itemCount = try reader.u32()
+        var items: [ContentItem] = []
+        for _ in 0..<itemCount {
+            let kind = try reader.u8()
+            let a = try reader.i32(), b = try reader.i32(), style = try reader.u32()
+            switch kind {
+            case 0:
+                guard a >= 0, a <= b, Int(b) <= reply.bytes.count else { throw WireReader.WireError() }
+                items.append(.text(start: a, end: b, style: Style(rawValue: style & Style.pluginMask)))
+            case 1: items.append(.lineBreak)
+            case 2: items.append(.row(start: a, count: b))
+            default: throw WireReader.WireError()
+            }
+        }
+        let cellCount = try reader.u32()
+        guard cellCount <= 1 << 24 else { throw WireReader.WireError() }
+        for _ in 0..<cellCount {
+            reply.cells.append(cellhost_block_cell(codepoint: try reader.u32(), fg: try reader.u32(), bg: try reader.u32(),
+                                                   flags: try reader.u32()))
+        }
+        for case let .row(start, count) in items {
+            guard start >= 0, count >= 0, Int(start) + Int(count) <= reply.cells.count else { throw WireReader.WireError() }
+        }
+        reply.items = items
+        return reply
+    }
+}
+
+extension CellCanvas {
+    /// Appends content a worker built (already sanitized by the worker's
+    /// builder functions; text is sanitized again here, as it crosses a
+    /// process boundary).
+    func appendContent(of reply: RenderReply) {
+        for item in reply.items {
+            switch item {
+            case let .text(start, end, style):
+                reply.bytes.withUnsafeBufferPointer {
+                    append(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), style: style)
+                }
+            case .lineBreak:
+                lineBreak()
+            case let .row(start, count):
+                reply.cells.withUnsafeBufferPointer {
+                    appendRow(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(start) + Int(count)]))
+                }
+            }
+        }
+    }
+}
