@@ -139,6 +139,7 @@ struct CommandLineTool {
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
+        CrashHandler.install(for: pipeline)
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name

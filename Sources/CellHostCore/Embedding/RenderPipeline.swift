@@ -59,6 +59,9 @@ public final class RenderPipeline {
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let slot = acquire()
         slot.source = source
+        slot.line = line
+        current = slot
+        defer { current = nil }
         let done: Bool
         do {
             done = try session.begin(slot, bytes, line: line)
@@ -134,13 +137,67 @@ public final class RenderPipeline {
         condition.unlock()
     }
 
+    // MARK: After a crash
+
+    private var drainRequested = false
+    private var drained = false
+    private var outputThread: pthread_t?
+    /// The record being prepared, for the crash diagnostic.
+    private var current: RenderSlot?
+
+    /// What was being rendered when the producer thread crashed.
+    public struct CrashSite {
+        public var source: String
+        public var line: Int
+        public var messageID: String
+        /// The class being called, and its plugin, when it was plugin code.
+        public var className: String?
+        public var pluginID: String?
+    }
+
+    /// The record in preparation and the class being called, if any.
+    public var crashSite: CrashSite? {
+        guard let slot = current else { return nil }
+        let cls = session.host.runtime.activeClass
+        return CrashSite(source: slot.source, line: slot.line, messageID: slot.message.id, className: cls?.name,
+                         pluginID: cls?.pluginID)
+    }
+
+    /// For a crash handler on the producer thread (a plugin crashed while
+    /// called in this process): hands every complete record to the output
+    /// thread and waits, at most `timeout` seconds, until they are written.
+    /// Returns false when it could not (the crash is on the output thread).
+    public func drainAfterCrash(timeout: Double = 5) -> Bool {
+        if let outputThread, pthread_equal(outputThread, pthread_self()) != 0 { return false }
+        condition.lock()
+        defer { condition.unlock() }
+        published = produced
+        drainRequested = true
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !drained {
+            if !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
     private func runOutput() {
+        outputThread = pthread_self()
         var next = 0
         while true {
             condition.lock()
             consumed = next
             condition.broadcast()
-            while published == next { condition.wait() }
+            if drainRequested && published == next {
+                condition.unlock()
+                session.output.flush()
+                condition.lock()
+                drained = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            while published == next && !drainRequested { condition.wait() }
             let available = published
             condition.unlock()
             while next < available {

@@ -48,6 +48,8 @@ public final class RenderSession {
 
     /// Decides which plugins run in worker processes; nil: all in this one.
     let supervisor: Supervisor?
+    /// Diagnostics from working out a quote (a worker that failed).
+    private var quoteNotes: [String] = []
 
     public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer,
                 supervisor: Supervisor? = nil) {
@@ -138,6 +140,10 @@ public final class RenderSession {
         host.runtime.logCapture = slot
         slot.quote = message.replyTo.flatMap(quote)
         host.runtime.logCapture = nil
+        if !quoteNotes.isEmpty {
+            slot.notes += quoteNotes
+            quoteNotes.removeAll()
+        }
         if !message.id.isEmpty {
             message.document.bytes.withUnsafeBufferPointer {
                 recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
@@ -163,8 +169,11 @@ public final class RenderSession {
         guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
-        // A class that runs in a worker is not asked: the quote is the text.
-        if supervisor?.worker(for: cls) == nil, supervisor?.disabledReason(cls) == nil, let method = cls.lookup(.plainText) {
+        if let supervisor, let worker = supervisor.worker(for: cls) {
+            if supervisor.disabledReason(cls) == nil {
+                _ = supervisor.plainText(cls, worker: worker, record: record, into: previewCanvas, notes: &quoteNotes)
+            }
+        } else if supervisor?.disabledReason(cls) == nil, let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
             let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,
                                                       builder: BuilderHandle.handle(previewCanvas))

@@ -108,6 +108,8 @@ struct MessageRenderer {
             }
             walk.next += 1
             beforeStep?(index)
+            runtime.activeClass = step.cls
+            defer { runtime.activeClass = nil }
             if let reason = step.cls.ensureBound() {
                 var failed = attempt(step, "error")
                 failed.detail = reason

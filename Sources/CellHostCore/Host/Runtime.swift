@@ -97,6 +97,10 @@ public final class Runtime {
     /// The last error each plugin logged, to explain a render that failed.
     var lastError: [String: String] = [:]
 
+    /// The class whose method the render path is calling (for the crash
+    /// diagnostic of `--isolation none`).
+    public internal(set) var activeClass: RuntimeClass?
+
     /// While set, plugin log lines go here instead of to `diagnostics`: a
     /// render session keeps them with the message being rendered, so they
     /// are printed in their place in the output.

@@ -66,6 +66,22 @@ public enum RenderWorker {
         canvas.reset()
         let loaded: Bool = request.record.withUnsafeBufferPointer { (try? message.load($0, me: me)) != nil }
         guard loaded else { return }
+        if request.plainText {
+            guard let name = request.steps.first?.className, let cls = runtime.classes[name],
+                  let method = cls.lookup(.plainText) else { return }
+            let object = runtime.conversation.instance(of: cls, runtime: runtime)
+            page?[0] = request.sequence
+            page?[1] = 1 << 32
+            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle,
+                                                      builder: BuilderHandle.handle(canvas))
+            page?[1] = 0
+            if result == Int32(CELLHOST_RENDERED.rawValue) {
+                reply.renderedStep = 0
+                reply.bytes = canvas.bytes
+                reply.items = canvas.items
+            }
+            return
+        }
         var steps: [Registry.Step] = []
         for step in request.steps {
             guard let cls = runtime.classes[step.className] else { break }

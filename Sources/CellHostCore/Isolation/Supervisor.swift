@@ -183,6 +183,29 @@ public final class Supervisor {
         }
     }
 
+    /// The `plainTextForMessage:into:` of `cls`, which runs in `worker`, for
+    /// the message in `record`, into `canvas`; false when the class did not
+    /// give one (or its worker failed: the plugin is then disabled).
+    func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], into canvas: CellCanvas,
+                   notes: inout [String]) -> Bool {
+        if !worker.isRunning, worker.start(executable: settings.executable, setup: setup) != nil { return false }
+        sequence += 1
+        let request = RenderRequest(plainText: true, sequence: sequence, width: 0, flags: 0,
+                                    steps: [(cls.name, "")], record: record)
+        var text = false
+        let failure = worker.exchange([request], timeout: settings.timeout) { reply in
+            if reply.renderedStep == 0 {
+                canvas.appendContent(of: reply)
+                text = true
+            }
+        }
+        if let failure, disabled[cls.pluginID] == nil {
+            disabled[cls.pluginID] = "\(cls.name) \(failure.reason) while quoting a message"
+            notes.append("\(cls.pluginID): \(cls.name) \(failure.reason) while quoting a message; disabled")
+        }
+        return text
+    }
+
     /// Ends the conversation in every running worker and stops them.
     public func finish() {
         for worker in workers { worker.finish(timeout: max(1, settings.timeout)) }

@@ -25,8 +25,10 @@ struct WorkerSetup: Codable {
 }
 
 /// Render one message, trying `steps` (consecutive steps of its fallback
-/// chain, all run by this worker) in order.
+/// chain, all run by this worker) in order; or, for a reply quote, ask the
+/// one class in `steps` for the message's `plainTextForMessage:into:`.
 struct RenderRequest {
+    var plainText = false
     var sequence: UInt64
     var width: UInt32
     var flags: UInt32
@@ -34,6 +36,7 @@ struct RenderRequest {
     var record: [UInt8]
 
     func encode(into writer: inout WireWriter) {
+        writer.u8(plainText ? 1 : 0)
         writer.u64(sequence)
         writer.u32(width)
         writer.u32(flags)
@@ -46,6 +49,7 @@ struct RenderRequest {
     }
 
     static func decode(_ reader: inout WireReader) throws -> RenderRequest {
+        let plainText = try reader.u8() != 0
         let sequence = try reader.u64()
         let width = try reader.u32()
         let flags = try reader.u32()
@@ -53,7 +57,7 @@ struct RenderRequest {
         guard count <= 4096 else { throw WireReader.WireError() }
         var steps: [(String, String)] = []
         for _ in 0..<count { steps.append((try reader.string(), try reader.string())) }
-        return RenderRequest(sequence: sequence, width: width, flags: flags, steps: steps, record: Array(try reader.data()))
+        return RenderRequest(plainText: plainText, sequence: sequence, width: width, flags: flags, steps: steps, record: Array(try reader.data()))
     }
 }
 

@@ -35,6 +35,8 @@ struct FallbackStep: Decodable {
         case error
         case unregistered
         case missingType = "missing type"
+        case crashed
+        case disabled
     }
 
     /// The message class the candidate was tried as.

@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// Rendering under supervision: a plugin that crashes, hangs, runs out of
+/// memory or returns garbage costs one candidate, never a message; in
+/// `--isolation none` a crash still leaves every message before it on stdout.
+final class SupervisedRenderTests: EndToEndTestCase {
+
+    /// `count` messages of type "hostile" numbered 1…count (every third one
+    /// makes a RENDER_* hostile plugin misbehave), with a fallback text.
+    func hostileMessages(_ count: Int) -> [String] {
+        (1...count).map { #"{"id":"m\#($0)","type":"hostile","n":\#($0),"text":"fallback \#($0)"}"# }
+    }
+
+    @discardableResult
+    func hostile(_ name: String, _ flags: [String], id: String? = nil) throws -> URL {
+        try compileFixture("hostile.c", as: name, extraFlags: flags + ["-DPLUGIN_ID=\"\(id ?? "test.\(name)")\""])
+    }
+
+    func test_pluginThatSegfaultsOnEveryThirdMessage_defaultMode_keepsAllMessagesInOrder() throws {
+        try hostile("segv", ["-DRENDER_SEGV"])
+        let (messages, stderr) = try renderJSON(hostileMessages(1000))
+        XCTAssertEqual(messages.map(\.id), (1...1000).map { "m\($0)" })
+        XCTAssertEqual(messages.prefix(2).map(\.className), ["HostileCell", "HostileCell"])
+        XCTAssertEqual(messages[2].className, "TextMessageCell", "the crashing message falls back to its parent class")
+        XCTAssertEqual(messages[2].fallback?.chain.first?.result, .crashed)
+        XCTAssertTrue(messages.dropFirst(2).allSatisfy { $0.className == "TextMessageCell" }, "the plugin stays disabled")
+        XCTAssertEqual(messages[3].fallback?.chain.first?.result, .disabled)
+        XCTAssertEqual(stderr, "cellhost: test.segv: HostileCell crashed (SIGSEGV) on message m3 (<stdin>:3); disabled\n")
+    }
+
+    func test_pluginThatHangs_timesOutAndTheMessageFallsBack() throws {
+        try hostile("hang", ["-DRENDER_HANG"])
+        let (messages, stderr) = try renderJSON(hostileMessages(6), extraArgs: ["--plugin-timeout", "200"])
+        XCTAssertEqual(messages.map(\.id), (1...6).map { "m\($0)" })
+        XCTAssertEqual(messages.map(\.className), ["HostileCell", "HostileCell"] + Array(repeating: "TextMessageCell", count: 4))
+        XCTAssertEqual(stderr, "cellhost: test.hang: HostileCell timed out after 200 ms on message m3 (<stdin>:3); disabled\n")
+    }
+
+    func test_pluginThatAllocatesWithoutEnd_isStoppedAndTheMessageFallsBack() throws {
+        try hostile("alloc", ["-DRENDER_ALLOC"])
+        let (messages, stderr) = try renderJSON(hostileMessages(4), extraArgs: ["--plugin-memory", "256"])
+        XCTAssertEqual(messages.map(\.id), ["m1", "m2", "m3", "m4"])
+        XCTAssertEqual(messages[2].className, "TextMessageCell")
+        XCTAssertTrue(stderr.hasPrefix("cellhost: test.alloc: HostileCell "), stderr)
+        XCTAssertTrue(stderr.hasSuffix(" on message m3 (<stdin>:3); disabled\n"), stderr)
+    }
+
+    func test_pluginThatPrintsWhileRendering_cannotReachStdout() throws {
+        try hostile("printer", ["-DRENDER_PRINT"])
+        let (messages, _) = try renderJSON(hostileMessages(6))
+        XCTAssertEqual(messages.map(\.className), Array(repeating: "HostileCell", count: 6),
+                       "every line of stdout decoded as a message: nothing else is there")
+    }
+
+    func test_pluginThatReturnsGarbage_fallsBackForThatMessageOnly() throws {
+        try hostile("garbage", ["-DRENDER_GARBAGE"])
+        let (messages, stderr) = try renderJSON(hostileMessages(6))
+        XCTAssertEqual(messages.map(\.className), ["HostileCell", "HostileCell", "TextMessageCell",
+                                                    "HostileCell", "HostileCell", "TextMessageCell"])
+        XCTAssertEqual(messages[2].fallback?.chain.first?.result, .error)
+        XCTAssertEqual(stderr, "", "an error result is a normal fallback, not a crash")
+    }
+
+    func test_eachMode_disablesOnlyThePluginThatCrashed() throws {
+        try hostile("segv", ["-DRENDER_SEGV"])
+        try compileFixture("text_rank5.c")
+        var input = hostileMessages(6)
+        input += (1...3).map { #"{"id":"t\#($0)","type":"text","text":"text \#($0)"}"# }
+        let (messages, _) = try renderJSON(input, extraArgs: ["--isolation", "each"])
+        XCTAssertEqual(messages.count, 9)
+        let texts = messages.suffix(3).map(\.className)
+        XCTAssertEqual(Set(texts).count, 1, "the other plugin's worker keeps rendering: \(texts)")
+        XCTAssertNotEqual(texts.first, "TextMessageCell")
+    }
+
+    func test_shippedCells_renderTheSameBytesInEveryMode() throws {
+        let demo = Self.examplesDirectory.appendingPathComponent("conversation.jsonl").path
+        for format in ["json", "ansi"] {
+            let base = ["render", demo, "--me", "u-alice", "--width", "72", "--format", format, "--color", "always"]
+            let reference = try run(base + ["--isolation", "none"])
+            XCTAssertEqual(reference.status, 0, reference.stderr)
+            for mode in ["auto", "shared", "each"] {
+                let result = try run(base + ["--isolation", mode])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                XCTAssertEqual(result.stdout, reference.stdout, "\(format) output in --isolation \(mode)")
+            }
+        }
+    }
+
+    func test_isolationNone_crashLeavesEveryEarlierMessageOnStdout_andExits4() throws {
+        try hostile("segv", ["-DRENDER_SEGV"])
+        var input = (1...500).map { #"{"id":"t\#($0)","type":"text","text":"before \#($0)"}"# }
+        input.append(#"{"id":"boom","type":"hostile","n":3}"#)
+        input.append(#"{"id":"after","type":"text","text":"never"}"#)
+        let stdin = Data((input.joined(separator: "\n") + "\n").utf8)
+        let result = try run(["render", "-", "--format", "json", "--isolation", "none"], env: defaultEnvironment, stdin: stdin)
+        XCTAssertEqual(result.status, 4)
+        let ids = result.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        XCTAssertEqual(ids, (1...500).map { "t\($0)" })
+        XCTAssertEqual(result.stderr, "cellhost: test.segv: HostileCell crashed (SIGSEGV) on message boom (<stdin>:501); "
+                       + "stopped, as --isolation none runs plugins in this process\n")
+    }
+
+    func test_pluginLogLines_keepTheirPlaceAmongTheMessages() throws {
+        try compileFixture("erroring_text_cell.c")
+        let input = Examples(["one", "two"]).jsonl
+        let script = "\"$0\" render - --format plain --width 40 --isolation shared > \"$1\" 2>&1 < \"$2\""
+        let inputFile = try writeFile("in.jsonl", Data(input.utf8), in: scratchDir)
+        let outputFile = scratchDir.appendingPathComponent("both.txt")
+        let result = try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path, outputFile.path, inputFile.path],
+                                 environment: cleanEnvironment(defaultEnvironment), stdin: nil,
+                                 currentDirectory: scratchDir, timeout: 60, file: #filePath, line: #line)
+        XCTAssertEqual(result.status, 0)
+        let lines = try String(contentsOf: outputFile, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, ["cellhost: test.erroring: this cell always fails", "┃ one",
+                               "cellhost: test.erroring: this cell always fails", "┃ two"])
+    }
+}
+
+/// Text messages as JSON Lines.
+private struct Examples {
+    let texts: [String]
+    init(_ texts: [String]) { self.texts = texts }
+    var jsonl: String {
+        texts.enumerated().map { #"{"id":"\#($0.offset)","type":"text","text":"\#($0.element)"}"# }.joined(separator: "\n") + "\n"
+    }
+}
