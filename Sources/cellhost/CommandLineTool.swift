@@ -32,6 +32,12 @@ struct CommandLineTool {
         }
     }
 
+    /// The user's config file, or nil when there is none to read.
+    private func configFile() throws -> ConfigFile? {
+        guard let path = ConfigFile.defaultPath(environment: environment) else { return nil }
+        do { return try ConfigFile.load(path: path) } catch { throw UsageError(message: "\(error)") }
+    }
+
     /// Loads plugins, prints their diagnostics on stderr, applies overrides.
     private func makeHost(_ options: Options) throws -> (CellHost, PluginSearchPath) {
         let host = CellHost(dispatch: Dispatcher.fromEnvironment(environment).mode)
@@ -51,9 +57,8 @@ struct CommandLineTool {
                                                          allowInsecure: options.allowInsecurePlugins))
         for line in loaded.warnings { printError(line) }
         for line in host.diagnostics { printError(line) }
-        if let path = ConfigFile.defaultPath(environment: environment) {
-            let config: ConfigFile
-            do { config = try ConfigFile.load(path: path) } catch { throw UsageError(message: "\(error)") }
+        if let config = try configFile() {
+            let path = config.path ?? "config"
             for (messageClass, className) in config.renderers {
                 do { try host.override(messageClass: messageClass, with: className) } catch {
                     throw UsageError(message: "\(path): renderer for '\(messageClass)': \(error)")
@@ -87,6 +92,26 @@ struct CommandLineTool {
     /// The supervisor for `--isolation` (default `auto`): plugins installed
     /// with the host run in this process, every other plugin in a worker.
     private func supervisor(_ options: Options, host: CellHost) throws -> Supervisor? {
+        var options = options
+        // The config file's [render] section gives defaults; options win.
+        if let config = try configFile(), !config.render.isEmpty {
+            var fromConfig: [String] = []
+            for key in ConfigFile.renderKeys {
+                if let value = config.render[key] { fromConfig.append("--\(key)=\(value)") }
+            }
+            let defaults: Options
+            do {
+                defaults = try Options.parse(fromConfig, allowed: Set(ConfigFile.renderKeys.map { "--" + $0 }), command: "render")
+            } catch let error as UsageError {
+                throw UsageError(message: "\(config.path ?? "config") [render]: \(error.message)")
+            }
+            if let name = defaults.isolation, IsolationMode(rawValue: name) == nil {
+                throw UsageError(message: "\(config.path ?? "config") [render]: isolation must be none, auto, shared or each, not '\(name)'")
+            }
+            options.isolation = options.isolation ?? defaults.isolation
+            options.pluginTimeout = options.pluginTimeout ?? defaults.pluginTimeout
+            options.pluginMemory = options.pluginMemory ?? defaults.pluginMemory
+        }
         let name = options.isolation ?? "auto"
         guard let mode = IsolationMode(rawValue: name) else {
             throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")

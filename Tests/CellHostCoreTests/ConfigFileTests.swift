@@ -27,6 +27,18 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(config.path, "cfg")
     }
 
+    func test_renderSection_givesOptionDefaults() throws {
+        let config = try ConfigFile.parse("[render]\nisolation = shared\nplugin-timeout = 250\n", path: "cfg")
+        XCTAssertEqual(config.render, ["isolation": "shared", "plugin-timeout": "250"])
+        XCTAssertEqual(pairs(config), [])
+    }
+
+    func test_renderSection_unknownKey_isAnErrorNamingTheKnownOnes() {
+        XCTAssertThrowsError(try ConfigFile.parse("[render]\nisolate = none\n", path: "cfg")) { error in
+            XCTAssertEqual("\(error)", "cfg:2: unknown key 'isolate' in [render] (known: isolation, plugin-timeout, plugin-memory)")
+        }
+    }
+
     func test_commentsAndBlankLines_areIgnored() throws {
         let text = "# a comment\n\n; another\n[renderers]\n  # indented comment\nimage = A\n\n"
         XCTAssertEqual(pairs(try ConfigFile.parse(text, path: "cfg")), ["image=A"])

@@ -104,6 +104,35 @@ final class SupervisedRenderTests: EndToEndTestCase {
                        + "stopped, as --isolation none runs plugins in this process\n")
     }
 
+    func test_configFileIsolation_isTheDefault_andTheOptionWins() throws {
+        try hostile("segv", ["-DRENDER_SEGV"])
+        let directory = configHome.appendingPathComponent("cellhost", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("[render]\nisolation = none\n".utf8).write(to: directory.appendingPathComponent("config"))
+        let stdin = Data((hostileMessages(3).joined(separator: "\n") + "\n").utf8)
+        let configured = try run(["render", "-", "--format", "json"], env: defaultEnvironment, stdin: stdin)
+        XCTAssertEqual(configured.status, 4, "the config file chose none: the crash ends the run")
+        let overridden = try run(["render", "-", "--format", "json", "--isolation", "shared"], env: defaultEnvironment, stdin: stdin)
+        XCTAssertEqual(overridden.status, 0, overridden.stderr)
+        XCTAssertEqual(overridden.stdout.split(separator: "\n").count, 3)
+    }
+
+    func test_configFileIsolation_withAnUnknownMode_isAUsageErrorNamingTheFile() throws {
+        let directory = configHome.appendingPathComponent("cellhost", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("config")
+        try Data("[render]\nisolation = sometimes\n".utf8).write(to: config)
+        let result = try run(["render", "-"], env: defaultEnvironment, stdin: Data())
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "cellhost: \(config.path) [render]: isolation must be none, auto, shared or each, not 'sometimes'\n")
+    }
+
+    func test_isolationOption_withAnUnknownMode_isAUsageError() throws {
+        let result = try run(["render", "-", "--isolation", "maybe"], env: defaultEnvironment, stdin: Data())
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "cellhost: --isolation must be none, auto, shared or each, not 'maybe'\n")
+    }
+
     func test_pluginLogLines_keepTheirPlaceAmongTheMessages() throws {
         try compileFixture("erroring_text_cell.c")
         let input = Examples(["one", "two"]).jsonl

@@ -7,17 +7,28 @@ import Glibc
 /// # Renderers to use for every run, like --renderer TYPE=CLASS.
 /// [renderers]
 /// image = MyImageCell
+///
+/// # Defaults of `render` options.
+/// [render]
+/// isolation = shared
+/// plugin-timeout = 500
 /// ```
 ///
 /// Blank lines and lines starting with `#` or `;` are ignored.
 public struct ConfigFile: Sendable, Equatable {
     /// Message class → cell class overrides.
     public var renderers: [(messageClass: String, className: String)] = []
+    /// `render` option defaults from the `[render]` section, by option name
+    /// without the dashes (`isolation`, `plugin-timeout`, `plugin-memory`).
+    public var render: [String: String] = [:]
+    /// The keys `[render]` accepts.
+    public static let renderKeys = ["isolation", "plugin-timeout", "plugin-memory"]
     /// The file read, for error messages.
     public var path: String?
 
     public static func == (lhs: ConfigFile, rhs: ConfigFile) -> Bool {
-        lhs.path == rhs.path && lhs.renderers.map { "\($0)=\($1)" } == rhs.renderers.map { "\($0)=\($1)" }
+        lhs.path == rhs.path && lhs.render == rhs.render
+            && lhs.renderers.map { "\($0)=\($1)" } == rhs.renderers.map { "\($0)=\($1)" }
     }
 
     /// A problem in the file, with its line.
@@ -68,8 +79,9 @@ public struct ConfigFile: Sendable, Equatable {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw Problem(path: path, line: index + 1, reason: "unterminated section header") }
                 let name = String(line.dropFirst().dropLast()).trimmingCharacters(in: " \t")
-                guard name == "renderers" else {
-                    throw Problem(path: path, line: index + 1, reason: "unknown section [\(Sanitizer.sanitize(name))] (known: [renderers])")
+                guard name == "renderers" || name == "render" else {
+                    throw Problem(path: path, line: index + 1,
+                                  reason: "unknown section [\(Sanitizer.sanitize(name))] (known: [renderers], [render])")
                 }
                 section = name
                 continue
@@ -79,8 +91,16 @@ public struct ConfigFile: Sendable, Equatable {
             }
             let key = String(line[..<equals]).trimmingCharacters(in: " \t")
             let value = String(line[line.index(after: equals)...]).trimmingCharacters(in: " \t")
-            guard section == "renderers" else {
+            guard let section else {
                 throw Problem(path: path, line: index + 1, reason: "'\(Sanitizer.sanitize(key))' outside a section (put it under [renderers])")
+            }
+            if section == "render" {
+                guard renderKeys.contains(key) else {
+                    throw Problem(path: path, line: index + 1,
+                                  reason: "unknown key '\(Sanitizer.sanitize(key))' in [render] (known: \(renderKeys.joined(separator: ", ")))")
+                }
+                config.render[key] = value
+                continue
             }
             guard !key.isEmpty, !value.isEmpty else {
                 throw Problem(path: path, line: index + 1, reason: "expected MESSAGE_CLASS = CELL_CLASS")
