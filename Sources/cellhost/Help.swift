@@ -30,26 +30,43 @@ enum Help {
       --color auto|always|never colours in ansi output (default auto; NO_COLOR,
                                 CLICOLOR_FORCE, COLORTERM and TERM are honoured)
       --verbose                 also show plugins' info and debug logs
+      --isolation MODE          where plugin code runs: none (in this process),
+                                auto (plugins installed with cellhost in this process,
+                                others in a worker process; the default), shared (all
+                                in one worker), each (a worker per plugin)
+      --plugin-timeout MS       a worker plugin's time limit per message (default 500)
+      --plugin-memory MIB       a worker's memory limit (default 1024)
+      --allow-insecure-plugins  load plugin files that others could have written
       -h, --help                show this help
 
+    A plugin that crashes or times out in a worker is disabled for the run and its
+    messages go to the next renderer of their fallback chain.
+
     EXIT STATUS: 0 all rendered (fallbacks are normal), 1 some input was invalid,
-    2 usage error.
+    2 usage error, 4 code running in this process crashed (messages rendered
+    before it are written).
 
     """
 
     static let listPlugins = """
-    USAGE: cellhost list-plugins [--json] [--verbose] [--plugin-path DIR]… [--renderer TYPE=CLASS]…
+    USAGE: cellhost list-plugins [--json] [--verbose] [--rescan] [--plugin-path DIR]… [--renderer TYPE=CLASS]…
 
     Lists every plugin found (id, version, ABI, file, loaded or why not), its cell
     classes, and the effective registry: message class → winning class, shadowed
-    candidates, parent class.
+    candidates, parent class. Plugins are described in a child process and the
+    result is cached ($XDG_CACHE_HOME/cellhost/plugins.json) until a file changes.
 
     OPTIONS:
       --json                    one JSON object (stable; see docs/cli.md)
       --verbose                 methods and encodings, descriptions, the search path
       --plugin-path DIR         look for plugins in DIR first (repeatable)
       --renderer TYPE=CLASS     show the registry with this override (repeatable)
+      --rescan                  describe every plugin again, ignoring the cache
+      --allow-insecure-plugins  load plugin files that others could have written
       -h, --help                show this help
+
+    EXIT STATUS: 0 every plugin loaded, 1 a plugin failed or a class was rejected,
+    2 usage error.
 
     """
 

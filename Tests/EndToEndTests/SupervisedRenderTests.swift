@@ -136,16 +136,18 @@ final class SupervisedRenderTests: EndToEndTestCase {
     func test_pluginLogLines_keepTheirPlaceAmongTheMessages() throws {
         try compileFixture("erroring_text_cell.c")
         let input = Examples(["one", "two"]).jsonl
-        let script = "\"$0\" render - --format plain --width 40 --isolation shared > \"$1\" 2>&1 < \"$2\""
         let inputFile = try writeFile("in.jsonl", Data(input.utf8), in: scratchDir)
-        let outputFile = scratchDir.appendingPathComponent("both.txt")
-        let result = try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path, outputFile.path, inputFile.path],
-                                 environment: cleanEnvironment(defaultEnvironment), stdin: nil,
-                                 currentDirectory: scratchDir, timeout: 60, file: #filePath, line: #line)
-        XCTAssertEqual(result.status, 0)
-        let lines = try String(contentsOf: outputFile, encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines, ["cellhost: test.erroring: this cell always fails", "┃ one",
-                               "cellhost: test.erroring: this cell always fails", "┃ two"])
+        for mode in ["none", "shared"] {
+            let script = "\"$0\" render - --format plain --width 40 --isolation \(mode) > \"$1\" 2>&1 < \"$2\""
+            let outputFile = scratchDir.appendingPathComponent("both-\(mode).txt")
+            let result = try execute(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path, outputFile.path, inputFile.path],
+                                     environment: cleanEnvironment(defaultEnvironment), stdin: nil,
+                                     currentDirectory: scratchDir, timeout: 60, file: #filePath, line: #line)
+            XCTAssertEqual(result.status, 0)
+            let lines = try String(contentsOf: outputFile, encoding: .utf8).split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines, ["cellhost: test.erroring: this cell always fails", "┃ one",
+                                   "cellhost: test.erroring: this cell always fails", "┃ two"], "--isolation \(mode)")
+        }
     }
 }
 
