@@ -106,6 +106,20 @@ final class PluginScanTests: EndToEndTestCase {
         ])
     }
 
+    func test_elfHeaderThatCrashesTheDynamicLoader_isContainedByTheScanner() throws {
+        // A PT_DYNAMIC p_vaddr far outside the mapping passes the probe and
+        // makes ld.so itself segfault inside dlopen.
+        let source = try compileFixture("hello.c", as: "source", into: scratchDir)
+        var bytes = [UInt8](try Data(contentsOf: source))
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u64(_ at: Int) -> Int { (0..<8).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        let table = u64(0x20), entrySize = u16(0x36), count = u16(0x38)
+        let dynamic = try XCTUnwrap((0..<count).map { table + $0 * entrySize }.first { bytes[$0] == 2 && u16($0 + 2) == 0 })
+        for index in 0..<8 { bytes[dynamic + 16 + index] = UInt8(truncatingIfNeeded: 0x1000_0000_0000 >> (8 * index)) }
+        let broken = try writeFile("broken.so", Data(bytes))
+        XCTAssertEqual(try reason(for: broken), "killed by SIGSEGV while loading")
+    }
+
     func test_renderWithACrashingPluginOnThePath_rendersEveryMessage() throws {
         try hostile("ctor_segv", ["-DCTOR_SEGV"])
         let (messages, stderr) = try renderJSON([#"{"id":"1","type":"text","text":"one"}"#,
