@@ -22,7 +22,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$WORK/plugins" "$WORK/crash"
 for ((i = 0; i < N; i++)); do
-    cc -std=c99 -O1 -shared -fPIC -I "$ROOT/Sources/CellHostABI/include" -DPLUGIN_ID="\"bench.p$i\"" \
+    cc -std=c99 -O1 -shared -fPIC -I "$ROOT/Sources/CellHostABI/include" -DPLUGIN_ID="\"bench.p$i\"" -DCLASS_NAME="\"Cell$i\"" \
         "$ROOT/Tests/EndToEndTests/Fixtures/hostile.c" -o "$WORK/plugins/p$(printf %04d "$i").so"
 done
 cc -std=c99 -shared -fPIC -I "$ROOT/Sources/CellHostABI/include" -DCTOR_SEGV -DPLUGIN_ID='"bench.crash"' \
@@ -43,7 +43,7 @@ time_ms() {
 
 echo "== $N plugins, median of $RUNS runs"
 echo "cold list-plugins (--rescan):           $(time_ms list-plugins --plugin-path "$WORK/plugins" --rescan) ms"
-"$BIN" list-plugins --plugin-path "$WORK/plugins" >/dev/null
+"$BIN" list-plugins --plugin-path "$WORK/plugins" >/dev/null 2>&1 || true
 echo "warm list-plugins (cache):              $(time_ms list-plugins --plugin-path "$WORK/plugins") ms"
 echo "cold, one plugin crashing at load too:  $(time_ms list-plugins --plugin-path "$WORK/plugins" --plugin-path "$WORK/crash" --rescan) ms"
 if command -v strace >/dev/null 2>&1; then

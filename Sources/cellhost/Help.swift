@@ -54,7 +54,7 @@ enum Help {
     Lists every plugin found (id, version, ABI, file, loaded or why not), its cell
     classes, and the effective registry: message class → winning class, shadowed
     candidates, parent class. Plugins are described in a child process and the
-    result is cached ($XDG_CACHE_HOME/cellhost/plugins.json) until a file changes.
+    result is cached ($XDG_CACHE_HOME/cellhost/plugins.cache) until a file changes.
 
     OPTIONS:
       --json                    one JSON object (stable; see docs/cli.md)

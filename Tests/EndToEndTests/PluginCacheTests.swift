@@ -6,7 +6,7 @@ import XCTest
 /// failed ones are not retried, and a broken cache is rebuilt with one warning.
 final class PluginCacheTests: EndToEndTestCase {
     var marker: URL { tempRoot.appendingPathComponent("opened.log") }
-    var cacheFile: URL { tempRoot.appendingPathComponent(".cache/cellhost/plugins.json") }
+    var cacheFile: URL { tempRoot.appendingPathComponent(".cache/cellhost/plugins.cache") }
 
     var environment: [String: String] {
         defaultEnvironment.merging(["HOSTILE_MARKER": marker.path]) { $1 }
@@ -74,7 +74,9 @@ final class PluginCacheTests: EndToEndTestCase {
     func test_corruptCache_isRebuiltWithOneWarning() throws {
         try compileFixture("hostile.c", as: "good")
         try listPlugins()
-        try Data("{\"format\":1,\"abi\":".utf8).write(to: cacheFile)
+        var bytes = [UInt8](try Data(contentsOf: cacheFile))
+        bytes[bytes.count / 2] ^= 0x55
+        try Data(bytes).write(to: cacheFile)
         let broken = try listPlugins()
         XCTAssertEqual(broken.status, 0)
         XCTAssertEqual(broken.stderr, "cellhost: \(cacheFile.path): the plugin cache is corrupt; rebuilding it\n")
@@ -82,6 +84,15 @@ final class PluginCacheTests: EndToEndTestCase {
         let after = try listPlugins()
         XCTAssertEqual(after.stderr, "", "the rebuilt cache is read without a warning")
         XCTAssertEqual(opens, 2)
+    }
+
+    func test_foreignFile_isRebuiltWithOneWarning() throws {
+        try compileFixture("hostile.c", as: "good")
+        try FileManager.default.createDirectory(at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"format":1,"entries":[]}"#.utf8).write(to: cacheFile)
+        let result = try listPlugins()
+        XCTAssertEqual(result.stderr, "cellhost: \(cacheFile.path): the plugin cache is corrupt; rebuilding it\n")
+        XCTAssertEqual(opens, 1)
     }
 
     func test_truncatedCache_isRebuiltWithOneWarning() throws {
@@ -97,7 +108,12 @@ final class PluginCacheTests: EndToEndTestCase {
     func test_cacheOfAnotherFormat_isReplacedSilently() throws {
         try compileFixture("hostile.c", as: "good")
         try FileManager.default.createDirectory(at: cacheFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(#"{"format":999,"abi":"9.9","entries":[]}"#.utf8).write(to: cacheFile)
+        // The header of a format-999 cache, with a valid checksum.
+        var bytes = Array("CELLHOST-PLUGINS".utf8) + [0xE7, 0x03, 0, 0]
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        bytes += (0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * $0)) }
+        try Data(bytes).write(to: cacheFile)
         let result = try listPlugins()
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(opens, 1)
@@ -124,6 +140,6 @@ final class PluginCacheTests: EndToEndTestCase {
         XCTAssertEqual(after.stderr, "", "the cache left behind is whole")
         XCTAssertEqual(opens, 6, "and answers the next run")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: cacheFile.deletingLastPathComponent().path)
-        XCTAssertEqual(leftovers, ["plugins.json"], "no temporary file is left behind")
+        XCTAssertEqual(leftovers, ["plugins.cache"], "no temporary file is left behind")
     }
 }

@@ -11,6 +11,15 @@ public struct FileIdentity: Sendable, Codable, Equatable {
     public var modifiedSeconds: Int64
     public var modifiedNanoseconds: Int64
 
+    init(path: String, device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64) {
+        self.path = path
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
     /// The identity of the file at `path` now (symbolic links followed), or
     /// nil when it cannot be read.
     public init?(path: String) {

@@ -1,5 +1,4 @@
 import CellHostABI
-import Foundation
 import Glibc
 
 /// The plugin registry cache, like GStreamer's registry: what scanning each
@@ -9,8 +8,10 @@ import Glibc
 /// any plugin; a changed file is scanned again; a failed plugin is not
 /// retried until its file changes.
 ///
-/// The file is JSON with a format number. A file that cannot be read as a
-/// cache (corrupt, truncated, something else) is replaced, with one warning.
+/// The file is binary: a magic number, the format number, the ABI version,
+/// the entries (`PluginRecordCoding`) and a 64-bit FNV-1a checksum of all
+/// that. A file that cannot be read as a cache (corrupt, truncated,
+/// something else) is replaced, with one warning.
 /// Writes go to a temporary file that is then renamed over the cache, so a
 /// concurrent reader sees the old cache or the new one, never a mix.
 public struct PluginCache {
@@ -21,24 +22,27 @@ public struct PluginCache {
 
     public init(path: String) { self.path = path }
 
-    /// `$XDG_CACHE_HOME/cellhost/plugins.json`, else `~/.cache/cellhost/plugins.json`.
+    /// `$XDG_CACHE_HOME/cellhost/plugins.cache`, else `~/.cache/cellhost/plugins.cache`.
     public static func defaultPath(environment: [String: String]) -> String? {
         if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            return cache + "/cellhost/plugins.json"
+            return cache + "/cellhost/plugins.cache"
         }
         guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return home + "/.cache/cellhost/plugins.json"
+        return home + "/.cache/cellhost/plugins.cache"
     }
 
-    struct Entry: Codable {
+    struct Entry {
         var identity: FileIdentity
         var record: PluginRecord
     }
 
-    struct Contents: Codable {
-        var format: Int
-        var abi: String
-        var entries: [Entry]
+    static let magic: [UInt8] = Array("CELLHOST-PLUGINS".utf8)
+
+    /// 64-bit FNV-1a.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
     }
 
     static var abi: String { "\(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR)" }
@@ -64,16 +68,25 @@ public struct PluginCache {
             filled += count
         }
         guard filled == bytes.count else { return ([:], "\(path): the plugin cache could not be read; rebuilding it") }
-        let contents: Contents
+        guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else {
+            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
+        }
+        var trailer = WireReader(bytes, offset: bytes.count - 8)
+        guard let stored = try? trailer.u64(), stored == Self.checksum(bytes[..<(bytes.count - 8)]) else {
+            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
+        }
+        var reader = WireReader(Array(bytes[..<(bytes.count - 8)]), offset: Self.magic.count)
         do {
-            contents = try JSONDecoder().decode(Contents.self, from: Data(bytes))
+            guard Int(try reader.u32()) == Self.format, try reader.string() == Self.abi else { return ([:], nil) }
+            var entries: [String: Entry] = [:]
+            for _ in 0..<(try reader.count(limit: 1 << 20)) {
+                let identity = try FileIdentity.decode(&reader)
+                entries[identity.path] = Entry(identity: identity, record: try PluginRecord.decode(&reader))
+            }
+            return (entries, nil)
         } catch {
             return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
         }
-        guard contents.format == Self.format, contents.abi == Self.abi else { return ([:], nil) }
-        var entries: [String: Entry] = [:]
-        for entry in contents.entries { entries[entry.identity.path] = entry }
-        return (entries, nil)
     }
 
     /// Writes `entries` atomically. Returns why it could not, if it could not.
@@ -81,10 +94,17 @@ public struct PluginCache {
         guard let slash = path.lastIndex(of: "/") else { return "\(path): not an absolute path" }
         let directory = String(path[..<slash])
         if let problem = Self.makeDirectories(directory) { return "cannot write the plugin cache: \(problem)" }
-        let contents = Contents(format: Self.format, abi: Self.abi, entries: entries.sorted { $0.identity.path < $1.identity.path })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(contents) else { return "cannot encode the plugin cache" }
+        var writer = WireWriter()
+        writer.bytes = Self.magic
+        writer.u32(UInt32(Self.format))
+        writer.string(Self.abi)
+        writer.u32(UInt32(entries.count))
+        for entry in entries.sorted(by: { $0.identity.path < $1.identity.path }) {
+            entry.identity.encode(into: &writer)
+            entry.record.encode(into: &writer)
+        }
+        writer.u64(Self.checksum(writer.bytes[...]))
+        let data = writer.bytes
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot write the plugin cache \(temporary): \(String(cString: strerror(errno)))" }

@@ -4,7 +4,7 @@
  *              CTOR_RAISE=SIG CTOR_PRINT CTOR_PRINT_STDERR INIT_SEGV INIT_HANG INIT_PRINT
  *   rendering: RENDER_SEGV RENDER_HANG RENDER_ALLOC RENDER_PRINT RENDER_GARBAGE
  *              (each only for messages whose integer field "n" is a multiple of 3)
- *   PLUGIN_ID="..." (default "test.hostile")
+ *   PLUGIN_ID="..." (default "test.hostile"), CLASS_NAME="..." (default "HostileCell")
  *
  * Its class HostileCell renders message class "hostile" (declared, child of
  * "text") at rank 50. The constructor appends "ctor\n" to the file named by
@@ -19,6 +19,9 @@
 
 #ifndef PLUGIN_ID
 #define PLUGIN_ID "test.hostile"
+#endif
+#ifndef CLASS_NAME
+#define CLASS_NAME "HostileCell"
 #endif
 
 __attribute__((unused)) static volatile int *volatile nowhere = 0;
@@ -105,7 +108,7 @@ static const cellhost_method methods[] = {
 };
 static const char *const renders[] = { "hostile", NULL };
 static const cellhost_class classes[] = {
-    { .name = "HostileCell", .message_classes = renders, .rank = 50, .methods = methods, .method_count = 1 },
+    { .name = CLASS_NAME, .message_classes = renders, .rank = 50, .methods = methods, .method_count = 1 },
 };
 static const cellhost_message_class message_classes[] = {
     { .name = "hostile", .parent = "text" },
