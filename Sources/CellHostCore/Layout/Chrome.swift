@@ -21,6 +21,8 @@ final class Chrome {
     /// Sender colours in order of first appearance, so the first six people
     /// of a conversation never share one; later senders hash (bounded memory).
     private var senderColors: [String: Int] = [:]
+    /// This conversation's local-time cache (never shared between sessions).
+    private let times = LocalTimeCache()
 
     init(width: Int) { self.width = width }
 
@@ -36,10 +38,10 @@ final class Chrome {
         var startsGroup = true
         var newDay = false
         if let time = message.time {
-            let day = Chrome.dayNumber(time)
+            let day = dayNumber(time)
             if day != lastDay {
                 if wroteAnything { blankLine(canvas) }
-                separator(Chrome.dayLabel(time), canvas)
+                separator(dayLabel(time), canvas)
                 lastDay = day
                 lastSender = nil
                 newDay = true
@@ -152,7 +154,7 @@ final class Chrome {
     }
 
     private func header(_ message: Message, _ canvas: CellCanvas) {
-        let time = message.time.map(Chrome.clock)
+        let time = message.time.map(clock)
         if message.isOutgoing {
             guard let time else { return }
             let piece = fitted(time, style: .muted, maxWidth: width, canvas)
@@ -291,18 +293,18 @@ final class Chrome {
         return Int(hash % 6)
     }
 
-    static func localTime(_ seconds: Double) -> tm {
-        LocalTimeCache.shared.localTime(seconds)
+    func localTime(_ seconds: Double) -> tm {
+        times.localTime(seconds)
     }
 
-    static func dayNumber(_ seconds: Double) -> Int {
+    func dayNumber(_ seconds: Double) -> Int {
         let parts = localTime(seconds)
         return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
     }
 
-    static func clock(_ seconds: Double) -> String {
+    func clock(_ seconds: Double) -> String {
         let parts = localTime(seconds)
-        return twoDigits(Int(parts.tm_hour)) + ":" + twoDigits(Int(parts.tm_min))
+        return Chrome.twoDigits(Int(parts.tm_hour)) + ":" + Chrome.twoDigits(Int(parts.tm_min))
     }
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -311,8 +313,8 @@ final class Chrome {
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
 
-    static func dayLabel(_ seconds: Double) -> String {
+    func dayLabel(_ seconds: Double) -> String {
         let parts = localTime(seconds)
-        return "\(weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
+        return "\(Chrome.weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(Chrome.months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
     }
 }
