@@ -5,6 +5,8 @@ import Glibc
 /// overrides from the config file and `--renderer`.
 struct CommandLineTool {
     let environment: [String: String]
+    /// The real standard output (fd 1 itself is /dev/null: see `StandardOutput`).
+    let output: StandardOutput
 
     func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
@@ -102,8 +104,9 @@ struct CommandLineTool {
         }
         let (host, _) = try makeHost(options)
         let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
-                                              isTerminal: isatty(1) == 1, terminalWidth: Terminal.width(fd: 1))
-        let output = OutputBuffer(fd: 1)
+                                              isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
+        guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
+        let output = OutputBuffer(fd: self.output.fd)
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output)
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
@@ -111,7 +114,9 @@ struct CommandLineTool {
         var invalid = 0
         for (name, fd) in readable {
             // When the input would wait (a live stream), have the output written first.
-            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } })
+            // Once a write to stdout failed, stop reading: nothing more can be shown.
+            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
+                                     isCancelled: { output.failed })
             do {
                 try reader.read(record: { record in
                     do {
@@ -129,8 +134,10 @@ struct CommandLineTool {
                 pipeline.report("\(name): \(error)")
             }
             if fd != 0 { close(fd) }
+            if output.failed { break }
         }
         pipeline.finish()
+        if let code = output.failureCode { self.output.fail(errno: code) }
         return invalid > 0 ? 1 : 0
     }
 }

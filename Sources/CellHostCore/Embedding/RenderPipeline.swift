@@ -110,7 +110,8 @@ public final class RenderPipeline {
                 next += 1
                 switch slot.kind {
                 case .message:
-                    session.emit(slot)
+                    // Once the output failed, laying out is wasted work.
+                    if !session.output.failed { session.emit(slot) }
                 case .diagnostic(let line):
                     session.output.flush()
                     diagnostics(line)

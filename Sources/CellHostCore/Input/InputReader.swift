@@ -30,10 +30,14 @@ public struct InputReader {
     /// Called before each read that may block, so output is flushed while
     /// waiting for input.
     let beforeRead: () -> Void
+    /// Asked after each record and before each read: true stops reading at
+    /// once (the output failed, nothing more can be shown).
+    let isCancelled: () -> Bool
 
-    public init(fd: Int32, beforeRead: @escaping () -> Void = {}) {
+    public init(fd: Int32, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
         self.fd = fd
         self.beforeRead = beforeRead
+        self.isCancelled = isCancelled
     }
 
     /// Reads to the end, calling `record` for each complete record and `problem`
@@ -55,6 +59,7 @@ public struct InputReader {
             // Deliver every complete record in the buffer.
             var progress = true
             while progress {
+                if isCancelled() { return }
                 progress = false
                 switch mode {
                 case .undecided:
@@ -180,6 +185,7 @@ public struct InputReader {
                 }
             }
             beforeRead()
+            if isCancelled() { return }
             let count = buffer.withUnsafeMutableBufferPointer { all in
                 Glibc.read(fd, all.baseAddress! + filled, all.count - filled)
             }
