@@ -33,12 +33,11 @@ extension JSONDocument {
         member(index, UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
-    /// Element `position` of the array at `index`.
+    /// Element `position` of the array at `index`: O(1) after the first
+    /// indexed look-up into that array (`ArrayIndex`).
     public func element(_ index: Int, _ position: Int) -> Int? {
         guard nodes[index].kind == .array, position >= 0, position < nodes[index].count else { return nil }
-        var cursor = index + 1
-        for _ in 0..<position { cursor = skip(cursor) }
-        return cursor
+        return arrayIndex.element(self, index, position, count: Int(nodes[index].count))
     }
 
     /// The elements of the array at `index`, in order.
