@@ -78,7 +78,8 @@ struct CommandLineTool {
 
     private func render(_ arguments: [String]) throws -> Int32 {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
-                                                             "--plugin-path", "--color", "--verbose"], command: "render")
+                                                             "--plugin-path", "--color", "--verbose",
+                                                             "--max-rows", "--max-bytes"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -107,7 +108,9 @@ struct CommandLineTool {
                                               isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
         let output = OutputBuffer(fd: self.output.fd)
-        let session = RenderSession(host: host, settings: settings, me: options.me, output: output)
+        let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
+                                  bytes: options.maxBytes ?? OutputLimits.standard.bytes)
+        let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits)
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()

@@ -26,6 +26,8 @@ public final class RenderSession {
     let settings: OutputSettings
     let me: String?
     let output: OutputBuffer
+    /// Rows and bytes one message's content may produce.
+    public let limits: OutputLimits
     private let slot = RenderSlot()
     private let chrome: Chrome
     private let encoder: LineEncoder
@@ -34,8 +36,12 @@ public final class RenderSession {
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
     private let contentWidth: Int
 
-    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
+    /// `limits` caps each message's content (`OutputLimits.standard`: 1000
+    /// rows, 1 MiB); the rest is replaced by one `… N more lines` row.
+    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer,
+                limits: OutputLimits = .standard) {
         self.host = host
+        self.limits = limits
         self.settings = settings
         self.me = me
         self.output = output
@@ -60,6 +66,7 @@ public final class RenderSession {
         slot.kind = .message
         slot.line = line
         slot.canvas.reset()
+        slot.canvas.limits = limits
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
         if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
@@ -75,6 +82,7 @@ public final class RenderSession {
     func emit(_ slot: RenderSlot) {
         guard let outcome = slot.outcome else { return }
         Wrapper(width: contentWidth).wrap(slot.canvas)
+        slot.canvas.capRows(width: contentWidth)
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
@@ -88,6 +96,7 @@ public final class RenderSession {
         guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
+        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
             let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,
