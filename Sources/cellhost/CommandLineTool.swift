@@ -41,8 +41,9 @@ struct CommandLineTool {
         host.logHandler = { plugin, level, message in
             if level.rawValue >= CELLHOST_LOG_WARNING_VALUE || verbose { printError("\(plugin): \(message)") }
         }
-        let searchPath = PluginSearchPath.standard(commandLine: options.pluginPaths, environment: environment,
-                                                   executableDirectory: PluginSearchPath.executableDirectory())
+        let (searchPath, pathWarnings) = PluginSearchPath.resolve(commandLine: options.pluginPaths, environment: environment,
+                                                                  executableDirectory: PluginSearchPath.executableDirectory())
+        for warning in pathWarnings { printError(warning) }
         host.loadPlugins(searchPath: searchPath)
         for line in host.diagnostics { printError(line) }
         if let path = ConfigFile.defaultPath(environment: environment) {
@@ -52,6 +53,9 @@ struct CommandLineTool {
                 do { try host.override(messageClass: messageClass, with: className) } catch {
                     throw UsageError(message: "\(path): renderer for '\(messageClass)': \(error)")
                 }
+                if !host.isKnownMessageClass(messageClass) {
+                    printError("\(path): renderer for '\(messageClass)': \(Self.unknownMessageClass(messageClass))")
+                }
             }
         }
         for argument in options.renderers {
@@ -60,6 +64,9 @@ struct CommandLineTool {
             }
             do { try host.override(messageClass: override.messageClass, with: override.className) } catch {
                 throw UsageError(message: "--renderer \(argument): \(error)")
+            }
+            if !host.isKnownMessageClass(override.messageClass) {
+                printError("--renderer \(argument): \(Self.unknownMessageClass(override.messageClass))")
             }
         }
         return (host, searchPath)

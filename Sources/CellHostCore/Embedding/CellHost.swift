@@ -51,6 +51,12 @@ public final class CellHost: DiagnosticSink {
         runtime.registry.override(messageClass, with: cls)
     }
 
+    /// True when `messageClass` is declared (by the host or a plugin) or has
+    /// a registered class; an override for an unknown name never applies.
+    public func isKnownMessageClass(_ messageClass: String) -> Bool {
+        runtime.registry.isKnown(messageClass)
+    }
+
     /// Renders one message (a JSON object) and returns its lines as plain
     /// text; content beyond `limits` becomes one `… N more lines` row.
     public func renderLines(_ json: String, width: Int = 80, me: String? = nil,
