@@ -11,6 +11,16 @@ final class RenderSlot {
     var outcome: RenderOutcome?
     var line = 0
     var quote: (sender: String, preview: String)?
+    /// Bytes this slot holds while queued (record and content), for the
+    /// pipeline's bound on bytes in flight.
+    var weight = 0
+
+    /// After output: gives back what a large message made the slot grow.
+    func releaseLargeBuffers() {
+        message.releaseLargeBuffers()
+        canvas.releaseLargeBuffers()
+        weight = 0
+    }
 }
 
 /// Renders a stream of messages, one conversation: each record is parsed,
@@ -55,6 +65,7 @@ public final class RenderSession {
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         try prepare(slot, bytes, line: line)
         emit(slot)
+        slot.releaseLargeBuffers()
     }
 
     /// Stage one: parse, render the content through the registry's chain,
@@ -75,6 +86,7 @@ public final class RenderSession {
         slot.outcome = outcome
         slot.quote = message.replyTo.flatMap(quote)
         if !message.id.isEmpty { recent.remember(id: message.id, record: bytes, renderedBy: outcome.cls) }
+        slot.weight = bytes.count + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code

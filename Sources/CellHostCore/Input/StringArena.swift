@@ -19,7 +19,18 @@ final class StringArena {
             chunks.removeLast().deallocate()
             chunkSizes.removeLast()
         }
+        // Nor one huge string: a first chunk or scratch buffer over the
+        // threshold is given back.
+        if let size = chunkSizes.first, size > StringArena.chunkSize {
+            chunks.removeLast().deallocate()
+            chunkSizes.removeLast()
+        }
+        if scratch.capacity > StringArena.keptScratch { scratch = [] }
+        if decoded.capacity > StringArena.keptScratch { decoded = [] }
     }
+
+    /// Scratch buffers larger than this are released on `reset`.
+    private static let keptScratch = 1 << 20
 
     /// Copies `bytes` plus a NUL and returns the copy.
     func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {

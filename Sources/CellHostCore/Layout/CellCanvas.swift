@@ -105,6 +105,18 @@ public final class CellCanvas {
         droppedOpenLine = false
     }
 
+    /// Gives back buffers grown past `threshold` bytes by a large message,
+    /// so a reused canvas does not pin the memory of the largest one.
+    func releaseLargeBuffers(threshold: Int = 1 << 20) {
+        if bytes.capacity > threshold { bytes = [] }
+        if items.capacity * MemoryLayout<ContentItem>.stride > threshold { items = [] }
+        if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
+        if pieces.capacity * MemoryLayout<Piece>.stride > threshold { pieces = [] }
+        if contentLines.capacity * MemoryLayout<Line>.stride > threshold { contentLines = [] }
+        if outputLines.capacity * MemoryLayout<Line>.stride > threshold { outputLines = [] }
+        if clusters.capacity * MemoryLayout<Cluster>.stride > threshold { clusters = [] }
+    }
+
     /// A point to roll content back to when a cell declines.
     struct Mark {
         var bytes: Int, items: Int, cells: Int
