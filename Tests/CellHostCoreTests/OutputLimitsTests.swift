@@ -103,3 +103,31 @@ final class OutputLimitsTests: XCTestCase {
         XCTAssertEqual(OutputLimits(rows: .max, bytes: .max).bytes, OutputLimits.maximumBytes)
     }
 }
+
+/// Strings handed to plugins are cut at the per-message byte cap, so a huge
+/// string costs a plugin no more than a cell can show.
+final class PluginStringLimitTests: XCTestCase {
+    func test_aStringOverTheLimit_isCutAtACharacterBoundary() {
+        let arena = StringArena()
+        arena.stringLimit = 10
+        var text = "ééééééééé" // 18 bytes
+        let stored = text.withUTF8 { arena.storeSanitized($0) }
+        XCTAssertEqual(stored.length, 10)
+        XCTAssertEqual(String(cString: stored.data), "ééééé")
+    }
+
+    func test_sanitizingCannotExpandAStringPastTheLimit() {
+        let arena = StringArena()
+        arena.stringLimit = 100
+        var text = String(repeating: "\u{202E}", count: 1_000)
+        let stored = text.withUTF8 { arena.storeSanitized($0) }
+        XCTAssertLessThanOrEqual(stored.length, 100)
+        XCTAssertEqual(strlen(stored.data), stored.length)
+    }
+
+    func test_aStringUnderTheLimit_isWhole() {
+        let arena = StringArena()
+        var text = "short"
+        XCTAssertEqual(text.withUTF8 { arena.storeSanitized($0) }.length, 5)
+    }
+}

@@ -73,6 +73,7 @@ public final class RenderSession {
     /// owns the runtime.
     func prepare(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let message = slot.message
+        message.arena.stringLimit = limits.bytes
         try message.load(bytes, me: me)
         slot.kind = .message
         slot.line = line
