@@ -67,3 +67,24 @@ final class MessageTimeRangeTests: XCTestCase {
         _ = cache.localTime(.nan)
     }
 }
+
+/// Numbers from the input at the edges of their types: never a trap.
+final class NumericEdgeTests: XCTestCase {
+    func test_numberOfInt64Min_isADouble_notATrap() throws {
+        let document = try parseJSON("[-9223372036854775808]")
+        XCTAssertEqual(document.element(JSONDocument.root, 0).flatMap { document.number($0) }, -9_223_372_036_854_775_808.0)
+    }
+
+    func test_reactionCountsBelowOne_areLeftOut() throws {
+        let lines = try CellHost().renderLines(
+            #"{"type":"nosuch","text":"x","reactions":[{"emoji":"A","count":-5},{"emoji":"B","count":0},{"emoji":"C","count":-9223372036854775808},{"emoji":"D","count":2}]}"#,
+            width: 40)
+        XCTAssertEqual(lines.last, "│ D 2")
+    }
+
+    func test_hugeReactionCounts_areShownCapped() throws {
+        let lines = try CellHost().renderLines(
+            #"{"type":"nosuch","text":"x","reactions":[{"emoji":"A","count":9223372036854775807}]}"#, width: 40)
+        XCTAssertEqual(lines.last, "│ A 999999+")
+    }
+}

@@ -136,7 +136,7 @@ extension JSONDocument {
     public func number(_ index: Int) -> Double? {
         let node = nodes[index]
         guard node.kind == .number else { return nil }
-        if let integer = integer(index), abs(integer) < (1 << 53) { return Double(integer) }
+        if let integer = integer(index), integer.magnitude < (1 << 53) { return Double(integer) } // abs(Int64.min) traps
         return bytes.withUnsafeBufferPointer { buffer in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(node.end - node.start) + 1) { text in
                 for offset in 0..<Int(node.end - node.start) { text[offset] = CChar(bitPattern: buffer[Int(node.start) + offset]) }

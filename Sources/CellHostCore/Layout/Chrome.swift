@@ -273,8 +273,11 @@ final class Chrome {
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
                   let emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+            // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
-            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(count)")
+            guard count >= 1 else { continue }
+            let shown = count > 999_999 ? "999999+" : "\(count)"
+            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(shown)")
         }
         return parts.joined(separator: "  ")
     }
