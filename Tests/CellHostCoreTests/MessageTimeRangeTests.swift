@@ -51,6 +51,7 @@ final class MessageTimeRangeTests: XCTestCase {
     func test_offsetsWithImpossibleHoursOrMinutes_areRefused() {
         XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+99:00"))
         XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+01:75"))
+        XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+24:00"))
     }
 
     func test_aMessageWithAnOutOfRangeTime_rendersWithoutATime() throws {
