@@ -52,4 +52,11 @@ final class ConfigAndOverrideWarningTests: EndToEndTestCase {
         XCTAssertEqual(text?.winner?.className, "MessageCell")
         XCTAssertEqual(text?.winner?.override, true)
     }
+
+    func test_configFileThatIsADirectory_isAnError() throws {
+        try FileManager.default.createDirectory(at: configFile, withIntermediateDirectories: true)
+        let result = try run(["list-plugins"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "cellhost: \(configFile.path): not a regular file\n")
+    }
 }
