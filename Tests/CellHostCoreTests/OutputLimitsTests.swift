@@ -131,3 +131,13 @@ final class PluginStringLimitTests: XCTestCase {
         XCTAssertEqual(text.withUTF8 { arena.storeSanitized($0) }.length, 5)
     }
 }
+
+/// Chrome text (sender names, reply ids) is cut to the width before it is
+/// sanitized whole; what shows is the same.
+final class ChromeTextLimitTests: XCTestCase {
+    func test_aHugeSenderName_ofBidiControls_showsItsStartCutToTheWidth() throws {
+        let name = String(repeating: "\u{202E}", count: 1 << 20)
+        let lines = try CellHost().renderLines(#"{"type":"nosuch","sender":{"id":"x","name":"\#(name)"},"text":"t"}"#, width: 40)
+        XCTAssertEqual(lines.first, "<U+202E><U+202E><U+202E><U+202E><U+202E…")
+    }
+}

@@ -204,7 +204,10 @@ final class Chrome {
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
         let start = canvas.bytes.count
         var text = text
-        let clean = text.withUTF8 { Sanitizer.sanitize($0, into: &canvas.bytes) }
+        // Only the first columns are shown: a huge sender name or reply id
+        // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
+        let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
+        let clean = text.withUTF8 { Sanitizer.sanitize(StringArena.prefix($0, needed), into: &canvas.bytes) }
         let length = canvas.bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.

@@ -35,14 +35,12 @@ public struct PluginSearchPath: Sendable, Equatable {
                 warnings.append("--plugin-path '': empty directory name, ignored")
                 continue
             }
+            // Kept on the path either way (list-plugins shows it); it just has no plugins.
             var info = stat()
             if stat(entry, &info) != 0 {
                 warnings.append("--plugin-path \(entry): " + (errno == ENOENT ? "no such directory" : String(cString: strerror(errno))))
-                continue
-            }
-            guard info.st_mode & S_IFMT == S_IFDIR else {
+            } else if info.st_mode & S_IFMT != S_IFDIR {
                 warnings.append("--plugin-path \(entry): not a directory")
-                continue
             }
             directories.append(entry)
         }
