@@ -5,6 +5,8 @@ import Glibc
 /// overrides from the config file and `--renderer`.
 struct CommandLineTool {
     let environment: [String: String]
+    /// The real standard output (fd 1 itself is /dev/null: see `StandardOutput`).
+    let output: StandardOutput
 
     func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
@@ -45,8 +47,9 @@ struct CommandLineTool {
         host.logHandler = { plugin, level, message in
             if level.rawValue >= CELLHOST_LOG_WARNING_VALUE || verbose { printError("\(plugin): \(message)") }
         }
-        let searchPath = PluginSearchPath.standard(commandLine: options.pluginPaths, environment: environment,
-                                                   executableDirectory: PluginSearchPath.executableDirectory())
+        let (searchPath, pathWarnings) = PluginSearchPath.resolve(commandLine: options.pluginPaths, environment: environment,
+                                                                  executableDirectory: PluginSearchPath.executableDirectory())
+        for warning in pathWarnings { printError(warning) }
         var description = PluginLoader.Description.inProcess
         if let executable = PluginSearchPath.executablePath() {
             description = .scanner(PluginScanner(executable: executable),
@@ -63,6 +66,9 @@ struct CommandLineTool {
                 do { try host.override(messageClass: messageClass, with: className) } catch {
                     throw UsageError(message: "\(path): renderer for '\(messageClass)': \(error)")
                 }
+                if !host.isKnownMessageClass(messageClass) {
+                    printError("\(path): renderer for '\(messageClass)': \(Self.unknownMessageClass(messageClass))")
+                }
             }
         }
         for argument in options.renderers {
@@ -71,6 +77,9 @@ struct CommandLineTool {
             }
             do { try host.override(messageClass: override.messageClass, with: override.className) } catch {
                 throw UsageError(message: "--renderer \(argument): \(error)")
+            }
+            if !host.isKnownMessageClass(override.messageClass) {
+                printError("--renderer \(argument): \(Self.unknownMessageClass(override.messageClass))")
             }
         }
         return (host, searchPath)
@@ -91,7 +100,7 @@ struct CommandLineTool {
 
     /// The supervisor for `--isolation` (default `auto`): plugins installed
     /// with the host run in this process, every other plugin in a worker.
-    private func supervisor(_ options: Options, host: CellHost) throws -> Supervisor? {
+    private func supervisor(_ options: Options, host: CellHost, limits: OutputLimits) throws -> Supervisor? {
         var options = options
         // The config file's [render] section gives defaults; options win.
         if let config = try configFile(), !config.render.isEmpty {
@@ -121,7 +130,8 @@ struct CommandLineTool {
         if let milliseconds = options.pluginTimeout { settings.timeout = Double(milliseconds) / 1000 }
         if let mebibytes = options.pluginMemory { settings.memoryLimit = mebibytes << 20 }
         let installed = PluginSearchPath.installedDirectories(executableDirectory: PluginSearchPath.executableDirectory())
-        return Supervisor(settings: settings, records: host.plugins, me: options.me, dispatch: host.runtime.dispatcher.mode) { record in
+        return Supervisor(settings: settings, records: host.plugins, me: options.me, dispatch: host.runtime.dispatcher.mode,
+                          limits: limits) { record in
             guard let slash = record.file.lastIndex(of: "/") else { return false }
             return installed.contains(String(record.file[..<slash]))
         }
@@ -131,7 +141,7 @@ struct CommandLineTool {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
                                                              "--plugin-path", "--color", "--verbose",
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
-                                                             "--plugin-memory"], command: "render")
+                                                             "--plugin-memory", "--max-rows", "--max-bytes"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -157,10 +167,13 @@ struct CommandLineTool {
         }
         let (host, _) = try makeHost(options)
         let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
-                                              isTerminal: isatty(1) == 1, terminalWidth: Terminal.width(fd: 1))
-        let output = OutputBuffer(fd: 1)
-        let session = RenderSession(host: host, settings: settings, me: options.me, output: output,
-                                    supervisor: try supervisor(options, host: host))
+                                              isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
+        guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
+        let output = OutputBuffer(fd: self.output.fd)
+        let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
+                                  bytes: options.maxBytes ?? OutputLimits.standard.bytes)
+        let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits,
+                                    supervisor: try supervisor(options, host: host, limits: limits))
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
@@ -169,7 +182,9 @@ struct CommandLineTool {
         for (name, fd) in readable {
             pipeline.source = name
             // When the input would wait (a live stream), have the output written first.
-            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } })
+            // Once a write to stdout failed, stop reading: nothing more can be shown.
+            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
+                                     isCancelled: { output.failed })
             do {
                 try reader.read(record: { record in
                     do {
@@ -187,8 +202,10 @@ struct CommandLineTool {
                 pipeline.report("\(name): \(error)")
             }
             if fd != 0 { close(fd) }
+            if output.failed { break }
         }
         pipeline.finish()
+        if let code = output.failureCode { self.output.fail(errno: code) }
         return invalid > 0 ? 1 : 0
     }
 }

@@ -12,4 +12,12 @@ if arguments.first == PluginScanner.childCommand {
 if arguments.first == RenderWorker.childCommand {
     exit(RenderWorker.run())
 }
-exit(CommandLineTool(environment: currentEnvironment()).run(arguments))
+// Before any plugin is loaded, stdout moves to a private descriptor and fd 1
+// becomes /dev/null (StandardOutput).
+let output = StandardOutput.isolate()
+let status = CommandLineTool(environment: currentEnvironment(), output: output).run(arguments)
+if let message = output.failureMessage {
+    printError(message)
+    exit(StandardOutput.failureStatus)
+}
+exit(status)

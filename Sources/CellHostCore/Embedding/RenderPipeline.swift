@@ -10,15 +10,23 @@ import Foundation
 /// live stream (`tail -f | cellhost render -`) shows each message as it
 /// arrives. The output is flushed when the input would wait, when 64 KiB are
 /// pending, and at the end.
+///
+/// Memory in flight is bounded twice: by the number of slots and by the
+/// bytes they hold (`byteBudget`, 32 MiB by default): the reading thread
+/// waits while more than that is queued, unless the queue is empty (one
+/// larger message still goes through). A slot that held a large message
+/// gives its buffers back after output.
 public final class RenderPipeline {
     private let session: RenderSession
     private let slots: [RenderSlot]
     private let batch: Int
+    private let byteBudget: Int
     private let diagnostics: (String) -> Void
     private let condition = NSCondition()
     // Shared, guarded by `condition`:
     private var published = 0
     private var consumed = 0
+    private var consumedBytes = 0
     private var finished = false
     // Producer only:
     /// Slots taken (`acquired`) and handed over in order (`produced`); the
@@ -26,15 +34,19 @@ public final class RenderPipeline {
     private var acquired = 0
     private var produced = 0
     private var unresolved: [RenderSlot] = []
+    private var producedBytes = 0
     private var consumedSeen = 0
+    private var consumedBytesSeen = 0
     private var started = false
 
     /// `diagnostics` prints one line on stderr; it is called on the output thread.
-    public init(session: RenderSession, capacity: Int = 256, batch: Int = 32,
+    /// `byteBudget` bounds the bytes of the records and content queued.
+    public init(session: RenderSession, capacity: Int = 256, batch: Int = 32, byteBudget: Int = 32 << 20,
                 diagnostics: @escaping (String) -> Void) {
         self.session = session
         slots = (0..<max(2, capacity)).map { _ in RenderSlot() }
         self.batch = max(1, min(batch, slots.count / 2))
+        self.byteBudget = max(1, byteBudget)
         self.diagnostics = diagnostics
     }
 
@@ -71,11 +83,18 @@ public final class RenderPipeline {
         }
         if done && unresolved.isEmpty {
             session.complete(slot)
-            commit(urgent: false)
+            hand(slot)
         } else {
             unresolved.append(slot)
             if unresolved.count >= batch { resolvePending() }
         }
+    }
+
+    /// Hands a finished record over; a heavy one at once, so the output
+    /// side can start on it.
+    private func hand(_ slot: RenderSlot) {
+        producedBytes += slot.weight
+        commit(urgent: producedBytes - consumedBytesSeen > byteBudget)
     }
 
     /// Finishes the records waiting for workers and hands them over, in order.
@@ -86,7 +105,7 @@ public final class RenderPipeline {
         session.resolve(waiting)
         for slot in waiting {
             session.complete(slot)
-            commit(urgent: false)
+            hand(slot)
         }
     }
 
@@ -112,19 +131,26 @@ public final class RenderPipeline {
         session.finish()
     }
 
-    /// The next free slot, waiting while all are in flight.
+    /// The next free slot, waiting while all are in flight or while more
+    /// than `byteBudget` bytes are (unless nothing is).
     private func acquire() -> RenderSlot {
-        if acquired - consumedSeen >= slots.count {
+        if acquired - consumedSeen >= slots.count || producedBytes - consumedBytesSeen > byteBudget {
             resolvePending()
             condition.lock()
             if published < produced { published = produced; condition.broadcast() }
-            while acquired - consumed >= slots.count { condition.wait() }
+            while acquired - consumed >= slots.count || (producedBytes - consumedBytes > byteBudget && consumed < produced) {
+                condition.wait()
+            }
             consumedSeen = consumed
+            consumedBytesSeen = consumedBytes
             condition.unlock()
         }
         defer { acquired += 1 }
         return slots[acquired % slots.count]
     }
+
+    /// Bytes queued and not yet written, as the reading thread last saw them (for tests).
+    var bytesInFlightSeen: Int { producedBytes - consumedBytesSeen }
 
     private func commit(urgent: Bool) {
         if urgent { resolvePending() }
@@ -133,6 +159,7 @@ public final class RenderPipeline {
         condition.lock()
         published = produced
         consumedSeen = consumed
+        consumedBytesSeen = consumedBytes
         condition.broadcast()
         condition.unlock()
     }
@@ -184,9 +211,11 @@ public final class RenderPipeline {
     private func runOutput() {
         outputThread = pthread_self()
         var next = 0
+        var bytesDone = 0
         while true {
             condition.lock()
             consumed = next
+            consumedBytes = bytesDone
             condition.broadcast()
             if drainRequested && published == next {
                 condition.unlock()
@@ -210,7 +239,10 @@ public final class RenderPipeline {
                         for note in slot.notes { diagnostics(note) }
                         for log in slot.logs { session.host.logHandler?(log.plugin, log.level, log.message) }
                     }
-                    session.emit(slot)
+                    // Once the output failed, laying out is wasted work.
+                    if !session.output.failed { session.emit(slot) }
+                    bytesDone += slot.weight
+                    slot.releaseLargeBuffers()
                 case .diagnostic(let line):
                     session.output.flush()
                     diagnostics(line)
@@ -220,6 +252,7 @@ public final class RenderPipeline {
                     session.output.flush()
                     condition.lock()
                     consumed = next
+                    consumedBytes = bytesDone
                     finished = true
                     condition.broadcast()
                     condition.unlock()

@@ -23,6 +23,16 @@ final class RenderSlot {
     var logs: [(plugin: String, level: cellhost_log_level, message: String)] = []
     /// The host's own diagnostics about it (a plugin disabled), printed before it.
     var notes: [String] = []
+    /// Bytes this slot holds while queued (record and content), for the
+    /// pipeline's bound on bytes in flight.
+    var weight = 0
+
+    /// After output: gives back what a large message made the slot grow.
+    func releaseLargeBuffers() {
+        message.releaseLargeBuffers()
+        canvas.releaseLargeBuffers()
+        weight = 0
+    }
 }
 
 /// Renders a stream of messages, one conversation: each record is parsed,
@@ -38,6 +48,8 @@ public final class RenderSession {
     let settings: OutputSettings
     let me: String?
     let output: OutputBuffer
+    /// Rows and bytes one message's content may produce.
+    public let limits: OutputLimits
     private let slot = RenderSlot()
     private let chrome: Chrome
     private let encoder: LineEncoder
@@ -51,9 +63,13 @@ public final class RenderSession {
     /// Diagnostics from working out a quote (a worker that failed).
     private var quoteNotes: [String] = []
 
+    /// `limits` caps each message's content (`OutputLimits.standard`: 1000
+    /// rows, 1 MiB); the rest is replaced by one `… N more lines` row.
+    /// `supervisor` runs plugins in worker processes (`--isolation`).
     public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer,
-                supervisor: Supervisor? = nil) {
+                limits: OutputLimits = .standard, supervisor: Supervisor? = nil) {
         self.host = host
+        self.limits = limits
         self.settings = settings
         self.me = me
         self.output = output
@@ -71,6 +87,7 @@ public final class RenderSession {
         for log in slot.logs { host.logHandler?(log.plugin, log.level, log.message) }
         for note in slot.notes { host.logHandler?(HostClasses.pluginID, CELLHOST_LOG_ERROR, note) }
         emit(slot)
+        slot.releaseLargeBuffers()
     }
 
     /// Stage one for one record, waiting for workers if it must.
@@ -86,6 +103,7 @@ public final class RenderSession {
     /// (`resolve` then finishes it). Runs on the thread that owns the runtime.
     func begin(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> Bool {
         let message = slot.message
+        message.arena.stringLimit = limits.bytes
         try message.load(bytes, me: me)
         slot.kind = .message
         slot.line = line
@@ -94,6 +112,7 @@ public final class RenderSession {
         slot.notes.removeAll()
         slot.outcome = nil
         slot.walk = nil
+        slot.canvas.limits = limits
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
         if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
@@ -144,11 +163,11 @@ public final class RenderSession {
             slot.notes += quoteNotes
             quoteNotes.removeAll()
         }
+        let record = message.document.bytes
         if !message.id.isEmpty {
-            message.document.bytes.withUnsafeBufferPointer {
-                recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
-            }
+            record.withUnsafeBufferPointer { recent.remember(id: message.id, record: $0, renderedBy: outcome.cls) }
         }
+        slot.weight = record.count + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -156,6 +175,7 @@ public final class RenderSession {
     func emit(_ slot: RenderSlot) {
         guard let outcome = slot.outcome else { return }
         Wrapper(width: contentWidth).wrap(slot.canvas)
+        slot.canvas.capRows(width: contentWidth)
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
@@ -169,6 +189,7 @@ public final class RenderSession {
         guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
+        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let supervisor, let worker = supervisor.worker(for: cls) {
             if supervisor.disabledReason(cls) == nil {
                 _ = supervisor.plainText(cls, worker: worker, record: record, into: previewCanvas, notes: &quoteNotes)

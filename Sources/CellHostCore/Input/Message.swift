@@ -69,13 +69,14 @@ public final class Message {
             senderName = ""
         }
         if senderName.isEmpty { senderName = senderID }
+        // Outside years 1–9999, or an impossible date: no time (MessageTime).
         time = fields.time.flatMap { node -> Double? in
-            if let seconds = document.number(node) { return seconds.isFinite ? seconds : nil }
+            if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             if let range = document.rawString(node) {
                 return document.bytes.withUnsafeBufferPointer { RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }
             }
             return document.string(node).flatMap(RFC3339.parse)
-        }
+        }.flatMap(MessageTime.validated)
         status = fields.status.map(Message.status(document)) ?? .none
         if let direction = fields.direction, document.stringEquals(direction, "outgoing") {
             isOutgoing = true
@@ -148,6 +149,19 @@ public final class Message {
             return .none
         }
     }
+
+    /// Gives back buffers a large message grew (the parsed bytes and tape,
+    /// the strings handed to plugins), so a reused `Message` does not pin
+    /// the memory of the largest message it ever held.
+    func releaseLargeBuffers() {
+        arena.reset()
+        if document.bytes.capacity > Message.keptBytes || document.nodes.capacity > Message.keptBytes / 16 {
+            document = JSONDocument()
+            textNode = nil
+        }
+    }
+
+    private static let keptBytes = 1 << 20
 
     /// The node of `text`, found while loading.
     private var textNode: Int?

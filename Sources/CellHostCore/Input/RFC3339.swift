@@ -2,6 +2,8 @@ import Glibc
 
 /// Parses RFC 3339 timestamps (`2026-11-29T10:02:00Z`, `…T10:02:00.5+01:00`,
 /// a space instead of `T`) to seconds since the Unix epoch, without Foundation.
+/// Impossible dates (`2026-02-30`, year 0000) and instants outside
+/// `MessageTime`'s range give nil.
 enum RFC3339 {
     static func parse(_ text: String) -> Double? {
         var text = text
@@ -25,7 +27,8 @@ enum RFC3339 {
               let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == 0x20,
               let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
               b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second <= 60 else { return nil }
         var index = 19
         var fraction = 0.0
         if index < b.count, b[index] == UInt8(ascii: ".") {
@@ -47,6 +50,7 @@ enum RFC3339 {
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard let hours = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
                   let minutes = digits(index + 4, 2) else { return nil }
+            guard hours < 24, minutes < 60 else { return nil }
             offset = (hours * 60 + minutes) * 60 * (b[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
         default:
@@ -54,7 +58,17 @@ enum RFC3339 {
         }
         guard index == b.count else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        return Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        // Years 1–9999 only (an offset may still move the instant just outside).
+        return MessageTime.validated(Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction)
+    }
+
+    /// Days in a month of the proleptic Gregorian calendar.
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

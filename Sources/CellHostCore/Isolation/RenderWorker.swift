@@ -34,6 +34,9 @@ public enum RenderWorker {
         PluginLoader.link(described: setup.records, into: runtime)
         let message = Message()
         let canvas = CellCanvas()
+        let limits = OutputLimits(rows: setup.maximumRows, bytes: setup.maximumBytes)
+        canvas.limits = limits
+        message.arena.stringLimit = limits.bytes
         while let frame = WireIO.readFrame(0) {
             guard let kind = frame.first else { return 2 }
             if kind == WorkerFrame.end {
@@ -104,6 +107,7 @@ public enum RenderWorker {
             reply.bytes = canvas.bytes
             reply.items = canvas.items
             reply.cells = canvas.blockCells
+            reply.droppedLines = canvas.droppedLines
         }
     }
 }

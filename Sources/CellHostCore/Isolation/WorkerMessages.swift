@@ -22,6 +22,9 @@ struct WorkerSetup: Codable {
     var dispatch: String
     /// Address-space limit of the worker, in bytes (0: none).
     var memoryLimit: Int
+    /// The host's per-message content caps (`OutputLimits`).
+    var maximumRows: Int
+    var maximumBytes: Int
 }
 
 /// Render one message, trying `steps` (consecutive steps of its fallback
@@ -83,9 +86,12 @@ struct RenderReply {
     var bytes: [UInt8] = []
     var items: [ContentItem] = []
     var cells: [cellhost_block_cell] = []
+    /// Lines dropped past the content caps.
+    var droppedLines = 0
 
     func encode(into writer: inout WireWriter) {
         writer.u64(sequence)
+        writer.u32(UInt32(clamping: droppedLines))
         writer.i32(renderedStep.map { Int32(clamping: $0) } ?? -1)
         writer.u32(UInt32(attempts.count))
         for attempt in attempts {
@@ -122,6 +128,7 @@ struct RenderReply {
     /// so a corrupt worker cannot make the host index out of bounds.
     static func decode(_ reader: inout WireReader) throws -> RenderReply {
         var reply = RenderReply(sequence: try reader.u64())
+        reply.droppedLines = Int(try reader.u32())
         let rendered = try reader.i32()
         reply.renderedStep = rendered >= 0 ? Int(rendered) : nil
         let attemptCount = try reader.u32()
@@ -172,6 +179,7 @@ extension CellCanvas {
     /// builder functions; text is sanitized again here, as it crosses a
     /// process boundary).
     func appendContent(of reply: RenderReply) {
+        defer { countDropped(lines: reply.droppedLines) }
         for item in reply.items {
             switch item {
             case let .text(start, end, style):

@@ -21,6 +21,8 @@ final class Chrome {
     /// Sender colours in order of first appearance, so the first six people
     /// of a conversation never share one; later senders hash (bounded memory).
     private var senderColors: [String: Int] = [:]
+    /// This conversation's local-time cache (never shared between sessions).
+    private let times = LocalTimeCache()
 
     init(width: Int) { self.width = width }
 
@@ -36,10 +38,10 @@ final class Chrome {
         var startsGroup = true
         var newDay = false
         if let time = message.time {
-            let day = Chrome.dayNumber(time)
+            let day = dayNumber(time)
             if day != lastDay {
                 if wroteAnything { blankLine(canvas) }
-                separator(Chrome.dayLabel(time), canvas)
+                separator(dayLabel(time), canvas)
                 lastDay = day
                 lastSender = nil
                 newDay = true
@@ -152,7 +154,7 @@ final class Chrome {
     }
 
     private func header(_ message: Message, _ canvas: CellCanvas) {
-        let time = message.time.map(Chrome.clock)
+        let time = message.time.map(clock)
         if message.isOutgoing {
             guard let time else { return }
             let piece = fitted(time, style: .muted, maxWidth: width, canvas)
@@ -202,7 +204,10 @@ final class Chrome {
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
         let start = canvas.bytes.count
         var text = text
-        let clean = text.withUTF8 { Sanitizer.sanitize($0, into: &canvas.bytes) }
+        // Only the first columns are shown: a huge sender name or reply id
+        // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
+        let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
+        let clean = text.withUTF8 { Sanitizer.sanitize(StringArena.prefix($0, needed), into: &canvas.bytes) }
         let length = canvas.bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.
@@ -271,8 +276,11 @@ final class Chrome {
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
                   let emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+            // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
-            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(count)")
+            guard count >= 1 else { continue }
+            let shown = count > 999_999 ? "999999+" : "\(count)"
+            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(shown)")
         }
         return parts.joined(separator: "  ")
     }
@@ -291,18 +299,18 @@ final class Chrome {
         return Int(hash % 6)
     }
 
-    static func localTime(_ seconds: Double) -> tm {
-        LocalTimeCache.shared.localTime(seconds)
+    func localTime(_ seconds: Double) -> tm {
+        times.localTime(seconds)
     }
 
-    static func dayNumber(_ seconds: Double) -> Int {
+    func dayNumber(_ seconds: Double) -> Int {
         let parts = localTime(seconds)
         return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
     }
 
-    static func clock(_ seconds: Double) -> String {
+    func clock(_ seconds: Double) -> String {
         let parts = localTime(seconds)
-        return twoDigits(Int(parts.tm_hour)) + ":" + twoDigits(Int(parts.tm_min))
+        return Chrome.twoDigits(Int(parts.tm_hour)) + ":" + Chrome.twoDigits(Int(parts.tm_min))
     }
 
     static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
@@ -311,8 +319,8 @@ final class Chrome {
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
 
-    static func dayLabel(_ seconds: Double) -> String {
+    func dayLabel(_ seconds: Double) -> String {
         let parts = localTime(seconds)
-        return "\(weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
+        return "\(Chrome.weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(Chrome.months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
     }
 }

@@ -5,14 +5,18 @@ import Glibc
 /// are derived from it by adding minutes and seconds. Time-zone offsets change
 /// only at hour boundaries (whole or half hours after UTC hours are handled
 /// by the carry check), so the result equals `localtime_r`'s.
+///
+/// Each `Chrome` (so each render session) owns one: there is no shared
+/// mutable state, and sessions on different threads do not race.
 final class LocalTimeCache {
-    nonisolated(unsafe) static let shared = LocalTimeCache()
-
     private var hour: Int = .min
     private var hourStart = tm()
 
+    /// The local broken-down time of `seconds` since the epoch. Times outside
+    /// `MessageTime.range` (which `Message` never produces) are clamped into
+    /// it, so no input can make the conversion to `Int` trap.
     func localTime(_ seconds: Double) -> tm {
-        let whole = Int(seconds.rounded(.down))
+        let whole = Int(MessageTime.clamped(seconds).rounded(.down))
         let key = whole >= 0 ? whole / 3600 : (whole - 3599) / 3600
         if key != hour {
             var value = time_t(key * 3600)
