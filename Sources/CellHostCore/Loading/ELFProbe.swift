@@ -31,13 +31,33 @@ enum ELFProbe {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "cannot open: \(String(cString: strerror(errno)))" }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 64)
-        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 64, 0) }
+        return problem(size: Int(info.st_size)) { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return Array(bytes.prefix(max(0, read)))
+        }
+    }
+
+    /// The same checks on a file's content held in memory (for the fuzzer
+    /// and tests): the header, then the program and section header bounds.
+    static func problem(bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.isEmpty { return "empty file" }
+        return problem(size: bytes.count) { offset, count in
+            guard offset >= 0, offset < bytes.count else { return [] }
+            return Array(bytes[offset..<(offset + min(count, bytes.count - offset))])
+        }
+    }
+
+    /// The content checks of a file of `size` bytes; `read(offset, count)`
+    /// answers the bytes there (fewer at the end of the file).
+    private static func problem(size: Int, read: (_ offset: Int, _ count: Int) -> [UInt8]) -> String? {
+        let header = read(0, 64)
+        let count = header.count
         guard count >= 4, header[0] == 0x7F, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"),
               header[3] == UInt8(ascii: "F") else {
             return "not an ELF file"
         }
-        guard count >= 20 else { return "truncated ELF file (\(info.st_size) bytes)" }
+        guard count >= 20 else { return "truncated ELF file (\(size) bytes)" }
         if header[4] == 1 { return "32-bit ELF (ELFCLASS32); this host needs a 64-bit shared object" }
         guard header[4] == 2 else { return "not an ELF file (unknown ELF class \(header[4]))" }
         guard header[5] == 1 else { return "big-endian ELF; this host is little-endian" }
@@ -45,7 +65,7 @@ enum ELFProbe {
         if machine != hostMachine {
             return "wrong architecture: ELF for \(machineName(machine)), this host is \(machineName(hostMachine))"
         }
-        guard count == 64 else { return "truncated ELF file (\(info.st_size) bytes)" }
+        guard count == 64 else { return "truncated ELF file (\(size) bytes)" }
         func u16(_ offset: Int) -> Int { Int(header[offset]) | Int(header[offset + 1]) << 8 }
         func u64(_ bytes: [UInt8], _ offset: Int) -> Int {
             var value = 0
@@ -54,7 +74,6 @@ enum ELFProbe {
         }
         let type = u16(16)
         guard type == 3 else { return type == 2 ? "an executable, not a shared object" : "not a shared object (ELF type \(type))" }
-        let size = Int(info.st_size)
         let phoff = u64(header, 32), shoff = u64(header, 40)
         let phentsize = u16(54), phnum = u16(56), shentsize = u16(58), shnum = u16(60)
         guard phnum > 0, phentsize >= 56, phoff > 0, phoff + phnum * phentsize <= size else {
@@ -63,9 +82,8 @@ enum ELFProbe {
         if shoff > 0, shoff + shnum * shentsize > size {
             return "truncated ELF file (\(size) bytes; section headers at \(shoff) missing)"
         }
-        var programHeaders = [UInt8](repeating: 0, count: phnum * phentsize)
-        let read = programHeaders.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(phoff)) }
-        guard read == programHeaders.count else { return "truncated ELF file (\(size) bytes)" }
+        let programHeaders = read(phoff, phnum * phentsize)
+        guard programHeaders.count == phnum * phentsize else { return "truncated ELF file (\(size) bytes)" }
         for index in 0..<phnum {
             let base = index * phentsize
             let kind = Int(programHeaders[base]) | Int(programHeaders[base + 1]) << 8
