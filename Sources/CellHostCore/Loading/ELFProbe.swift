@@ -67,30 +67,34 @@ enum ELFProbe {
         }
         guard count == 64 else { return "truncated ELF file (\(size) bytes)" }
         func u16(_ offset: Int) -> Int { Int(header[offset]) | Int(header[offset + 1]) << 8 }
-        func u64(_ bytes: [UInt8], _ offset: Int) -> Int {
-            var value = 0
-            for index in 0..<8 { value |= Int(bytes[offset + index]) << (8 * index) }
+        // Offsets and sizes are unsigned 64-bit values from the file: compare
+        // them without adding, so that no value can overflow.
+        func u64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
             return value
         }
         let type = u16(16)
         guard type == 3 else { return type == 2 ? "an executable, not a shared object" : "not a shared object (ELF type \(type))" }
+        let fileSize = UInt64(size)
         let phoff = u64(header, 32), shoff = u64(header, 40)
         let phentsize = u16(54), phnum = u16(56), shentsize = u16(58), shnum = u16(60)
-        guard phnum > 0, phentsize >= 56, phoff > 0, phoff + phnum * phentsize <= size else {
+        guard phnum > 0, phentsize >= 56, phoff > 0, phoff <= fileSize, UInt64(phnum * phentsize) <= fileSize - phoff else {
             return "truncated ELF file (\(size) bytes; program headers missing)"
         }
-        if shoff > 0, shoff + shnum * shentsize > size {
+        if shoff > 0, shoff > fileSize || UInt64(shnum * shentsize) > fileSize - shoff {
             return "truncated ELF file (\(size) bytes; section headers at \(shoff) missing)"
         }
-        let programHeaders = read(phoff, phnum * phentsize)
+        let programHeaders = read(Int(phoff), phnum * phentsize)
         guard programHeaders.count == phnum * phentsize else { return "truncated ELF file (\(size) bytes)" }
         for index in 0..<phnum {
             let base = index * phentsize
             let kind = Int(programHeaders[base]) | Int(programHeaders[base + 1]) << 8
             guard kind == 1 else { continue } // PT_LOAD
-            let offset = u64(programHeaders, base + 8), fileSize = u64(programHeaders, base + 32)
-            if offset + fileSize > size {
-                return "truncated ELF file (\(size) bytes; a segment needs \(offset + fileSize))"
+            let offset = u64(programHeaders, base + 8), length = u64(programHeaders, base + 32)
+            if offset > fileSize || length > fileSize - offset {
+                let (end, overflow) = offset.addingReportingOverflow(length)
+                return "truncated ELF file (\(size) bytes; a segment needs \(overflow ? "more than \(UInt64.max)" : "\(end)"))"
             }
         }
         return nil
