@@ -32,15 +32,24 @@ let renderRuns: [OutputSettings] = [
     OutputSettings(format: .json, depth: .none, width: 80),
 ]
 
+/// The input file InputReader reads: one unlinked temporary file per process,
+/// rewritten for each input.
+private let inputFD: Int32 = {
+    var template = Array("/dev/shm/cellhost-fuzz-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { fuzzFail("mkstemp in /dev/shm failed") }
+    unlink(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    return fd
+}()
+
 /// Renders `bytes` as a stream in `settings`; returns the output.
 func renderStream(_ bytes: UnsafeBufferPointer<UInt8>, _ settings: OutputSettings) -> [UInt8] {
-    let fd = memfd_create("cellhost-fuzz", 0)
-    guard fd >= 0 else { fuzzFail("memfd_create failed") }
-    defer { close(fd) }
+    let fd = inputFD
+    guard ftruncate(fd, 0) == 0 else { fuzzFail("ftruncate failed") }
     var written = 0
     while written < bytes.count {
-        let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
-        guard count > 0 else { fuzzFail("write to memfd failed") }
+        let count = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(written))
+        guard count > 0 else { fuzzFail("write of the input failed") }
         written += count
     }
     lseek(fd, 0, SEEK_SET)
