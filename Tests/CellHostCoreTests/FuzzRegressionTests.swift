@@ -79,3 +79,29 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertNil(try probe(elfHeader() + loadSegment(offset: 0, fileSize: 120)))
     }
 }
+
+// MARK: - encoding
+
+final class FuzzEncodingRegressionTests: XCTestCase {
+    // TypeEncoding.swift, EncodingParser.parseType: one recursion per '^' or
+    // '{', with no limit. The loader caps a method's types at 4095 bytes, but
+    // the `types` a plugin passes to `send` at render time is any C string:
+    // "v@:" and 100 000 '^' overflowed the stack (found by running the
+    // `encoding` target's binary on inputs longer than libFuzzer's 4096-byte
+    // limit). Nesting is now limited to 64 levels.
+    func test_encoding_pointerChain100000Deep_isAnError() {
+        let deep = "v@:" + String(repeating: "^", count: 100_000) + "v"
+        XCTAssertThrowsError(try MethodTypeEncoding(parsing: deep)) { error in
+            XCTAssertEqual((error as? TypeEncodingError)?.reason, "types nested more than 64 deep")
+        }
+        XCTAssertNil(MethodTypeEncoding.canonicalForm(of: deep))
+        let structs = "v@:" + String(repeating: "{a=", count: 100_000) + "i" + String(repeating: "}", count: 100_000)
+        XCTAssertThrowsError(try MethodTypeEncoding(parsing: structs))
+    }
+
+    func test_encoding_nesting64Deep_parses_65Deep_doesNot() throws {
+        let ok = try MethodTypeEncoding(parsing: "v@:" + String(repeating: "^", count: 63) + "v")
+        XCTAssertEqual(ok.arguments.count, 3)
+        XCTAssertThrowsError(try MethodTypeEncoding(parsing: "v@:" + String(repeating: "^", count: 64) + "v"))
+    }
+}
