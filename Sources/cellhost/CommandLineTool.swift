@@ -5,6 +5,8 @@ import Glibc
 /// overrides from the config file and `--renderer`.
 struct CommandLineTool {
     let environment: [String: String]
+    /// The real standard output (fd 1 itself is /dev/null: see `StandardOutput`).
+    let output: StandardOutput
 
     func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
@@ -39,8 +41,9 @@ struct CommandLineTool {
         host.logHandler = { plugin, level, message in
             if level.rawValue >= CELLHOST_LOG_WARNING_VALUE || verbose { printError("\(plugin): \(message)") }
         }
-        let searchPath = PluginSearchPath.standard(commandLine: options.pluginPaths, environment: environment,
-                                                   executableDirectory: PluginSearchPath.executableDirectory())
+        let (searchPath, pathWarnings) = PluginSearchPath.resolve(commandLine: options.pluginPaths, environment: environment,
+                                                                  executableDirectory: PluginSearchPath.executableDirectory())
+        for warning in pathWarnings { printError(warning) }
         host.loadPlugins(searchPath: searchPath)
         for line in host.diagnostics { printError(line) }
         if let path = ConfigFile.defaultPath(environment: environment) {
@@ -50,6 +53,9 @@ struct CommandLineTool {
                 do { try host.override(messageClass: messageClass, with: className) } catch {
                     throw UsageError(message: "\(path): renderer for '\(messageClass)': \(error)")
                 }
+                if !host.isKnownMessageClass(messageClass) {
+                    printError("\(path): renderer for '\(messageClass)': \(Self.unknownMessageClass(messageClass))")
+                }
             }
         }
         for argument in options.renderers {
@@ -58,6 +64,9 @@ struct CommandLineTool {
             }
             do { try host.override(messageClass: override.messageClass, with: override.className) } catch {
                 throw UsageError(message: "--renderer \(argument): \(error)")
+            }
+            if !host.isKnownMessageClass(override.messageClass) {
+                printError("--renderer \(argument): \(Self.unknownMessageClass(override.messageClass))")
             }
         }
         return (host, searchPath)
@@ -76,7 +85,8 @@ struct CommandLineTool {
 
     private func render(_ arguments: [String]) throws -> Int32 {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
-                                                             "--plugin-path", "--color", "--verbose"], command: "render")
+                                                             "--plugin-path", "--color", "--verbose",
+                                                             "--max-rows", "--max-bytes"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -102,16 +112,21 @@ struct CommandLineTool {
         }
         let (host, _) = try makeHost(options)
         let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
-                                              isTerminal: isatty(1) == 1, terminalWidth: Terminal.width(fd: 1))
-        let output = OutputBuffer(fd: 1)
-        let session = RenderSession(host: host, settings: settings, me: options.me, output: output)
+                                              isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
+        guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
+        let output = OutputBuffer(fd: self.output.fd)
+        let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
+                                  bytes: options.maxBytes ?? OutputLimits.standard.bytes)
+        let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits)
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
         var invalid = 0
         for (name, fd) in readable {
             // When the input would wait (a live stream), have the output written first.
-            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } })
+            // Once a write to stdout failed, stop reading: nothing more can be shown.
+            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
+                                     isCancelled: { output.failed })
             do {
                 try reader.read(record: { record in
                     do {
@@ -129,8 +144,10 @@ struct CommandLineTool {
                 pipeline.report("\(name): \(error)")
             }
             if fd != 0 { close(fd) }
+            if output.failed { break }
         }
         pipeline.finish()
+        if let code = output.failureCode { self.output.fail(errno: code) }
         return invalid > 0 ? 1 : 0
     }
 }

@@ -1,3 +1,4 @@
+import CellHostCore
 import Glibc
 
 /// The process environment as a dictionary.
@@ -14,19 +15,18 @@ func currentEnvironment() -> [String: String] {
     return result
 }
 
-/// Writes a line to stderr.
+/// Writes a diagnostic line to stderr: `cellhost: MESSAGE`. The message is
+/// sanitized like output (escape sequences removed, controls shown as
+/// pictures), so file names, plugin names and option values from the user or
+/// a plugin cannot drive the terminal. Every diagnostic goes through here.
 func printError(_ message: String) {
-    var line = "cellhost: " + message + "\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
-
-/// Writes text to stdout.
-func printOut(_ text: String) {
-    var text = text
-    text.withUTF8 { buffer in
+    var line = "cellhost: " + Sanitizer.sanitize(message) + "\n"
+    line.withUTF8 { buffer in
+        guard let base = buffer.baseAddress else { return }
         var offset = 0
         while offset < buffer.count {
-            let written = write(1, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = write(2, base + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
             if written <= 0 { return }
             offset += written
         }

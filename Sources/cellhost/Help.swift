@@ -29,11 +29,14 @@ enum Help {
       --plugin-path DIR         look for plugins in DIR first (repeatable)
       --color auto|always|never colours in ansi output (default auto; NO_COLOR,
                                 CLICOLOR_FORCE, COLORTERM and TERM are honoured)
+      --max-rows N              rows of content per message (default 1000); the
+                                rest becomes one '… N more lines' row
+      --max-bytes N             bytes of content per message (default 1048576)
       --verbose                 also show plugins' info and debug logs
       -h, --help                show this help
 
     EXIT STATUS: 0 all rendered (fallbacks are normal), 1 some input was invalid,
-    2 usage error.
+    2 usage error, 3 standard output could not be written.
 
     """
 

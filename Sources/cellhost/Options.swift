@@ -1,3 +1,5 @@
+import CellHostCore
+
 /// A usage error: exit status 2 with a one-line message.
 struct UsageError: Error {
     var message: String
@@ -9,6 +11,8 @@ struct Options {
     var files: [String] = []
     var format: String?
     var width: Int?
+    var maxRows: Int?
+    var maxBytes: Int?
     var me: String?
     var renderers: [String] = []
     var pluginPaths: [String] = []
@@ -55,6 +59,10 @@ struct Options {
                 let text = try value(flag, inline)
                 guard let width = Int(text), width > 0 else { throw UsageError(message: "--width must be a positive number, not '\(text)'") }
                 options.width = width
+            case "--max-rows":
+                options.maxRows = try limit(flag, try value(flag, inline), maximum: OutputLimits.maximumRows)
+            case "--max-bytes":
+                options.maxBytes = try limit(flag, try value(flag, inline), maximum: OutputLimits.maximumBytes)
             case "--me": options.me = try value(flag, inline)
             case "--renderer": options.renderers.append(try value(flag, inline))
             case "--plugin-path": options.pluginPaths.append(try value(flag, inline))
@@ -64,5 +72,13 @@ struct Options {
             index += 1
         }
         return options
+    }
+
+    /// A whole number in 1…`maximum`, or a usage error naming the flag.
+    private static func limit(_ flag: String, _ text: String, maximum: Int) throws -> Int {
+        guard let number = Int(text), number >= 1, number <= maximum else {
+            throw UsageError(message: "\(flag) must be a whole number from 1 to \(maximum), not '\(text)'")
+        }
+        return number
     }
 }

@@ -51,6 +51,7 @@ final class MessageTimeRangeTests: XCTestCase {
     func test_offsetsWithImpossibleHoursOrMinutes_areRefused() {
         XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+99:00"))
         XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+01:75"))
+        XCTAssertNil(RFC3339.parse("2026-11-29T10:02:00+24:00"))
     }
 
     func test_aMessageWithAnOutOfRangeTime_rendersWithoutATime() throws {
@@ -65,5 +66,26 @@ final class MessageTimeRangeTests: XCTestCase {
         XCTAssertTrue((9999...10000).contains(1900 + Int(far.tm_year)), "clamped to the end of year 9999 (local time may be the next year)")
         _ = cache.localTime(-.infinity)
         _ = cache.localTime(.nan)
+    }
+}
+
+/// Numbers from the input at the edges of their types: never a trap.
+final class NumericEdgeTests: XCTestCase {
+    func test_numberOfInt64Min_isADouble_notATrap() throws {
+        let document = try parseJSON("[-9223372036854775808]")
+        XCTAssertEqual(document.element(JSONDocument.root, 0).flatMap { document.number($0) }, -9_223_372_036_854_775_808.0)
+    }
+
+    func test_reactionCountsBelowOne_areLeftOut() throws {
+        let lines = try CellHost().renderLines(
+            #"{"type":"nosuch","text":"x","reactions":[{"emoji":"A","count":-5},{"emoji":"B","count":0},{"emoji":"C","count":-9223372036854775808},{"emoji":"D","count":2}]}"#,
+            width: 40)
+        XCTAssertEqual(lines.last, "│ D 2")
+    }
+
+    func test_hugeReactionCounts_areShownCapped() throws {
+        let lines = try CellHost().renderLines(
+            #"{"type":"nosuch","text":"x","reactions":[{"emoji":"A","count":9223372036854775807}]}"#, width: 40)
+        XCTAssertEqual(lines.last, "│ A 999999+")
     }
 }

@@ -51,11 +51,19 @@ public final class CellHost: DiagnosticSink {
         runtime.registry.override(messageClass, with: cls)
     }
 
-    /// Renders one message (a JSON object) and returns its lines as plain text.
-    public func renderLines(_ json: String, width: Int = 80, me: String? = nil) throws -> [String] {
+    /// True when `messageClass` is declared (by the host or a plugin) or has
+    /// a registered class; an override for an unknown name never applies.
+    public func isKnownMessageClass(_ messageClass: String) -> Bool {
+        runtime.registry.isKnown(messageClass)
+    }
+
+    /// Renders one message (a JSON object) and returns its lines as plain
+    /// text; content beyond `limits` becomes one `… N more lines` row.
+    public func renderLines(_ json: String, width: Int = 80, me: String? = nil,
+                            limits: OutputLimits = .standard) throws -> [String] {
         let output = OutputBuffer(fd: -1)
         let session = RenderSession(host: self, settings: OutputSettings(format: .plain, depth: .none, width: width),
-                                    me: me, output: output)
+                                    me: me, output: output, limits: limits)
         var json = json
         try json.withUTF8 { try session.render($0, line: 1) }
         runtime.endConversation()

@@ -11,6 +11,16 @@ final class RenderSlot {
     var outcome: RenderOutcome?
     var line = 0
     var quote: (sender: String, preview: String)?
+    /// Bytes this slot holds while queued (record and content), for the
+    /// pipeline's bound on bytes in flight.
+    var weight = 0
+
+    /// After output: gives back what a large message made the slot grow.
+    func releaseLargeBuffers() {
+        message.releaseLargeBuffers()
+        canvas.releaseLargeBuffers()
+        weight = 0
+    }
 }
 
 /// Renders a stream of messages, one conversation: each record is parsed,
@@ -26,6 +36,8 @@ public final class RenderSession {
     let settings: OutputSettings
     let me: String?
     let output: OutputBuffer
+    /// Rows and bytes one message's content may produce.
+    public let limits: OutputLimits
     private let slot = RenderSlot()
     private let chrome: Chrome
     private let encoder: LineEncoder
@@ -34,8 +46,12 @@ public final class RenderSession {
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
     private let contentWidth: Int
 
-    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer) {
+    /// `limits` caps each message's content (`OutputLimits.standard`: 1000
+    /// rows, 1 MiB); the rest is replaced by one `… N more lines` row.
+    public init(host: CellHost, settings: OutputSettings, me: String?, output: OutputBuffer,
+                limits: OutputLimits = .standard) {
         self.host = host
+        self.limits = limits
         self.settings = settings
         self.me = me
         self.output = output
@@ -49,6 +65,7 @@ public final class RenderSession {
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         try prepare(slot, bytes, line: line)
         emit(slot)
+        slot.releaseLargeBuffers()
     }
 
     /// Stage one: parse, render the content through the registry's chain,
@@ -56,10 +73,12 @@ public final class RenderSession {
     /// owns the runtime.
     func prepare(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let message = slot.message
+        message.arena.stringLimit = limits.bytes
         try message.load(bytes, me: me)
         slot.kind = .message
         slot.line = line
         slot.canvas.reset()
+        slot.canvas.limits = limits
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
         if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
@@ -68,6 +87,7 @@ public final class RenderSession {
         slot.outcome = outcome
         slot.quote = message.replyTo.flatMap(quote)
         if !message.id.isEmpty { recent.remember(id: message.id, record: bytes, renderedBy: outcome.cls) }
+        slot.weight = bytes.count + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -75,6 +95,7 @@ public final class RenderSession {
     func emit(_ slot: RenderSlot) {
         guard let outcome = slot.outcome else { return }
         Wrapper(width: contentWidth).wrap(slot.canvas)
+        slot.canvas.capRows(width: contentWidth)
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
@@ -88,6 +109,7 @@ public final class RenderSession {
         guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
         let runtime = host.runtime
         previewCanvas.reset()
+        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
             let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,

@@ -23,17 +23,29 @@ public struct InputError: Error, CustomStringConvertible {
 /// The input is JSON Lines, unless its first non-blank byte is `[`: then it is
 /// one JSON array whose elements are the records.
 public struct InputReader {
-    /// Records longer than this are reported and skipped.
+    /// Records longer than this (16 MiB) are reported once each and skipped;
+    /// a record of exactly this size is read.
     public static let maximumRecordBytes = 16 << 20
 
     let fd: Int32
+    /// The record size limit of this reader (`maximumRecordBytes` unless a test sets a smaller one).
+    let recordLimit: Int
     /// Called before each read that may block, so output is flushed while
     /// waiting for input.
     let beforeRead: () -> Void
+    /// Asked after each record and before each read: true stops reading at
+    /// once (the output failed, nothing more can be shown).
+    let isCancelled: () -> Bool
 
-    public init(fd: Int32, beforeRead: @escaping () -> Void = {}) {
+    public init(fd: Int32, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
+        self.init(fd: fd, recordLimit: InputReader.maximumRecordBytes, beforeRead: beforeRead, isCancelled: isCancelled)
+    }
+
+    init(fd: Int32, recordLimit: Int, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
         self.fd = fd
+        self.recordLimit = max(1, recordLimit)
         self.beforeRead = beforeRead
+        self.isCancelled = isCancelled
     }
 
     /// Reads to the end, calling `record` for each complete record and `problem`
@@ -47,7 +59,9 @@ public struct InputReader {
         var eof = false
         var skippingLongRecord = false
         var scanner = ArrayScanner()
-        var firstRead = true
+        // Until the first bytes are seen: a UTF-8 byte order mark there is skipped,
+        // even when it arrives split across reads.
+        var checkBOM = true
         // Where the newline search resumes, so a long line is scanned once.
         var searchFrom = 0
 
@@ -55,18 +69,28 @@ public struct InputReader {
             // Deliver every complete record in the buffer.
             var progress = true
             while progress {
+                if isCancelled() { return }
                 progress = false
                 switch mode {
                 case .undecided:
-                    var index = consumed
-                    if firstRead, filled - consumed >= 3, buffer[index] == 0xEF, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF {
-                        consumed += 3; index += 3
+                    if checkBOM {
+                        let available = min(filled - consumed, 3)
+                        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                        let isPrefix = (0..<available).allSatisfy { buffer[consumed + $0] == bom[$0] }
+                        if isPrefix && available < 3 && !eof { break } // wait for the rest of a possible BOM
+                        if available > 0 || eof { checkBOM = false }
+                        if isPrefix && available == 3 { consumed += 3 }
                     }
+                    var index = consumed
                     while index < filled, buffer[index] == 0x20 || buffer[index] == 0x09 || buffer[index] == 0x0D || buffer[index] == 0x0A {
                         index += 1
                     }
+                    if index == filled && !checkBOM {
+                        // Only whitespace so far: count its lines, keep none of it.
+                        for position in consumed..<index where buffer[position] == 0x0A { lineNumber += 1 }
+                        consumed = index
+                    }
                     if index < filled {
-                        firstRead = false
                         if buffer[index] == UInt8(ascii: "[") {
                             // Count the lines skipped before the array.
                             for position in consumed..<index where buffer[position] == 0x0A { lineNumber += 1 }
@@ -86,6 +110,13 @@ public struct InputReader {
                     }
                     guard let newline = found ?? (eof && consumed < filled ? filled : nil) else {
                         searchFrom = filled
+                        if skippingLongRecord {
+                            consumed = filled // drop the rest of the long line as it arrives
+                        } else if filled - consumed > recordLimit {
+                            problem(InputError(line: lineNumber, reason: tooLong))
+                            skippingLongRecord = true
+                            consumed = filled
+                        }
                         break
                     }
                     if skippingLongRecord {
@@ -93,9 +124,13 @@ public struct InputReader {
                     } else {
                         var end = newline
                         if end > consumed, buffer[end - 1] == 0x0D { end -= 1 }
-                        buffer.withUnsafeBufferPointer { all in
-                            let bytes = UnsafeBufferPointer(rebasing: all[consumed..<end])
-                            if !InputReader.isBlank(bytes) { record(InputRecord(bytes: bytes, line: lineNumber)) }
+                        if end - consumed > recordLimit {
+                            problem(InputError(line: lineNumber, reason: tooLong))
+                        } else {
+                            buffer.withUnsafeBufferPointer { all in
+                                let bytes = UnsafeBufferPointer(rebasing: all[consumed..<end])
+                                if !InputReader.isBlank(bytes) { record(InputRecord(bytes: bytes, line: lineNumber)) }
+                            }
                         }
                     }
                     lineNumber += 1
@@ -107,14 +142,28 @@ public struct InputReader {
                     }
                     switch outcome {
                     case .needMore:
-                        break
+                        // The scanner has seen everything up to `filled`.
+                        if skippingLongRecord {
+                            consumed = filled // keep scanning the long element, but not its bytes
+                        } else if let start = scanner.pendingStart {
+                            if filled - start > recordLimit {
+                                problem(InputError(line: lineNumber + scanner.pendingStartLine, reason: tooLong))
+                                skippingLongRecord = true
+                                consumed = filled
+                            }
+                        } else {
+                            consumed = filled // only whitespace and commas since the last element: not kept
+                        }
                     case let .element(start, end, next, startLine):
-                        if !skippingLongRecord {
+                        if skippingLongRecord {
+                            skippingLongRecord = false
+                        } else if end - start > recordLimit {
+                            problem(InputError(line: lineNumber + startLine, reason: tooLong))
+                        } else {
                             buffer.withUnsafeBufferPointer { all in
                                 record(InputRecord(bytes: UnsafeBufferPointer(rebasing: all[start..<end]), line: lineNumber + startLine))
                             }
                         }
-                        skippingLongRecord = false
                         lineNumber += scanner.takeLines()
                         consumed = next
                         progress = true
@@ -164,22 +213,13 @@ public struct InputReader {
                 consumed = 0
             }
             if filled == buffer.count {
-                if buffer.count >= InputReader.maximumRecordBytes {
-                    problem(InputError(line: lineNumber, reason: "record longer than \(InputReader.maximumRecordBytes >> 20) MiB, skipped"))
-                    skippingLongRecord = true
-                    if mode == .lines {
-                        // Drop what we have; the rest of the line is dropped when its newline arrives.
-                        filled = 0
-                        searchFrom = 0
-                    } else {
-                        problem(InputError(line: lineNumber, reason: "cannot continue reading the JSON array"))
-                        return
-                    }
-                } else {
-                    buffer.append(contentsOf: repeatElement(0, count: buffer.count))
-                }
+                // Pending bytes never exceed the record limit for long (a
+                // longer record is dropped as it arrives): growth is bounded.
+                let target = buffer.count < recordLimit ? min(buffer.count * 2, recordLimit + (1 << 16)) : buffer.count + (1 << 16)
+                buffer.append(contentsOf: repeatElement(0, count: target - buffer.count))
             }
             beforeRead()
+            if isCancelled() { return }
             let count = buffer.withUnsafeMutableBufferPointer { all in
                 Glibc.read(fd, all.baseAddress! + filled, all.count - filled)
             }
@@ -189,6 +229,12 @@ public struct InputReader {
             }
             if count == 0 { eof = true } else { filled += count }
         }
+    }
+
+    /// The one diagnostic of a record over the limit.
+    private var tooLong: String {
+        let size = recordLimit % (1 << 20) == 0 ? "\(recordLimit >> 20) MiB" : "\(recordLimit) bytes"
+        return "record longer than \(size), skipped"
     }
 
     static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -220,10 +266,17 @@ struct ArrayScanner {
     private var startLine = 0
     private var sawComma = false
 
+    /// The bytes before `offset` are gone from the buffer. The start of an
+    /// element being skipped may be among them: it becomes 0.
     mutating func shift(by offset: Int) {
-        if let start = elementStart { elementStart = start - offset }
-        if let current = position { position = current - offset }
+        if let start = elementStart { elementStart = max(0, start - offset) }
+        if let current = position { position = max(0, current - offset) }
     }
+
+    /// Where the element being scanned starts, if one is.
+    var pendingStart: Int? { elementStart }
+    /// Lines (since the last `takeLines`) before the element being scanned.
+    var pendingStartLine: Int { startLine }
 
     /// Lines counted since the last call.
     mutating func takeLines() -> Int {

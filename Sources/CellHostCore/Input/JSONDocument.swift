@@ -24,6 +24,8 @@ public struct JSONDocument {
     /// The bytes of the current value (one line or one array element).
     public internal(set) var bytes: [UInt8] = []
     var nodes: [Node] = []
+    /// Lazily built element positions of arrays, for O(1) indexed look-ups.
+    var arrayIndex = ArrayIndex()
 
     public init() {}
 
@@ -46,9 +48,13 @@ extension JSONDocument {
 
     /// Parses `input` as one JSON value (with surrounding whitespace).
     public mutating func parse(_ input: UnsafeBufferPointer<UInt8>) throws {
+        // Offsets are stored as Int32: refuse what they cannot address.
+        guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: input)
         nodes.removeAll(keepingCapacity: true)
+        // A copy of this document may still use the old index: never clear a shared one.
+        if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
         try bytes.withUnsafeBufferPointer { buffer in
             var parser = TapeParser(bytes: buffer)
             parser.skipWhitespace()

@@ -33,12 +33,11 @@ extension JSONDocument {
         member(index, UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
-    /// Element `position` of the array at `index`.
+    /// Element `position` of the array at `index`: O(1) after the first
+    /// indexed look-up into that array (`ArrayIndex`).
     public func element(_ index: Int, _ position: Int) -> Int? {
         guard nodes[index].kind == .array, position >= 0, position < nodes[index].count else { return nil }
-        var cursor = index + 1
-        for _ in 0..<position { cursor = skip(cursor) }
-        return cursor
+        return arrayIndex.element(self, index, position, count: Int(nodes[index].count))
     }
 
     /// The elements of the array at `index`, in order.
@@ -137,7 +136,7 @@ extension JSONDocument {
     public func number(_ index: Int) -> Double? {
         let node = nodes[index]
         guard node.kind == .number else { return nil }
-        if let integer = integer(index), abs(integer) < (1 << 53) { return Double(integer) }
+        if let integer = integer(index), integer.magnitude < (1 << 53) { return Double(integer) } // abs(Int64.min) traps
         return bytes.withUnsafeBufferPointer { buffer in
             withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(node.end - node.start) + 1) { text in
                 for offset in 0..<Int(node.end - node.start) { text[offset] = CChar(bitPattern: buffer[Int(node.start) + offset]) }

@@ -150,6 +150,19 @@ public final class Message {
         }
     }
 
+    /// Gives back buffers a large message grew (the parsed bytes and tape,
+    /// the strings handed to plugins), so a reused `Message` does not pin
+    /// the memory of the largest message it ever held.
+    func releaseLargeBuffers() {
+        arena.reset()
+        if document.bytes.capacity > Message.keptBytes || document.nodes.capacity > Message.keptBytes / 16 {
+            document = JSONDocument()
+            textNode = nil
+        }
+    }
+
+    private static let keptBytes = 1 << 20
+
     /// The node of `text`, found while loading.
     private var textNode: Int?
 

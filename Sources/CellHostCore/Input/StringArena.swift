@@ -19,7 +19,18 @@ final class StringArena {
             chunks.removeLast().deallocate()
             chunkSizes.removeLast()
         }
+        // Nor one huge string: a first chunk or scratch buffer over the
+        // threshold is given back.
+        if let size = chunkSizes.first, size > StringArena.chunkSize {
+            chunks.removeLast().deallocate()
+            chunkSizes.removeLast()
+        }
+        if scratch.capacity > StringArena.keptScratch { scratch = [] }
+        if decoded.capacity > StringArena.keptScratch { decoded = [] }
     }
+
+    /// Scratch buffers larger than this are released on `reset`.
+    private static let keptScratch = 1 << 20
 
     /// Copies `bytes` plus a NUL and returns the copy.
     func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
@@ -45,15 +56,38 @@ final class StringArena {
     /// Stores `bytes` sanitized (escape sequences removed whole, controls
     /// made visible, newlines kept), as every string handed to a plugin is:
     /// a plugin that splits text into spans cannot split an escape sequence.
+    ///
+    /// At most `stringLimit` bytes are handed over (cut at a character
+    /// boundary): a cell cannot show more than the per-message byte cap, and
+    /// a 15 MiB string must not cost a plugin (and the host) a multiple of it.
     func storeSanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
+        let bytes = StringArena.prefix(bytes, stringLimit)
         if Sanitizer.isPrintableASCII(bytes) {
             return cellhost_string(data: store(bytes), length: bytes.count)
         }
         scratch.removeAll(keepingCapacity: true)
         Sanitizer.sanitize(bytes, into: &scratch, keepingNewlines: true)
-        let stored = scratch.withUnsafeBufferPointer { store($0) }
-        return cellhost_string(data: stored, length: scratch.count)
+        let stored = scratch.withUnsafeBufferPointer { store(StringArena.prefix($0, stringLimit)) }
+        return cellhost_string(data: stored, length: min(scratch.count, StringArena.prefix(scratch, stringLimit)))
     }
+
+    /// The longest prefix of `bytes` of at most `limit` bytes ending at a
+    /// character boundary.
+    static func prefix(_ bytes: UnsafeBufferPointer<UInt8>, _ limit: Int) -> UnsafeBufferPointer<UInt8> {
+        guard bytes.count > limit else { return bytes }
+        var end = max(0, limit)
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[..<end])
+    }
+
+    /// The length of that prefix for an array.
+    private static func prefix(_ bytes: [UInt8], _ limit: Int) -> Int {
+        bytes.withUnsafeBufferPointer { prefix($0, limit).count }
+    }
+
+    /// The most bytes of one string handed to a plugin (the session sets its
+    /// per-message byte cap here).
+    var stringLimit = OutputLimits.standard.bytes
 
     /// Stores the string at `node` of `document`, decoded and sanitized;
     /// escape-free strings are taken straight from the document's bytes.

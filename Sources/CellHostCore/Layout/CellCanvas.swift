@@ -1,4 +1,5 @@
 import CellHostABI
+import Glibc
 
 /// Styles the host draws with: the plugin-facing semantic styles of
 /// builder.h in the low bits, the chrome's own roles above them.
@@ -76,6 +77,17 @@ public final class CellCanvas {
     var outputLines: [Line] = []
     var clusters: [Cluster] = []
 
+    /// The per-message caps (`OutputLimits`), enforced while building.
+    var limits = OutputLimits.standard
+    /// Line ends appended (line breaks and rows), for the row cap.
+    private(set) var lineEnds = 0
+    /// Set once content was dropped: everything appended later is dropped too.
+    private(set) var truncated = false
+    /// Lines of dropped content (each line end, and a last line without one).
+    private(set) var droppedLines = 0
+    /// The dropped content so far ends inside a line.
+    private var droppedOpenLine = false
+
     public init() {
         bytes.reserveCapacity(4096)
     }
@@ -87,22 +99,81 @@ public final class CellCanvas {
         pieces.removeAll(keepingCapacity: true)
         contentLines.removeAll(keepingCapacity: true)
         outputLines.removeAll(keepingCapacity: true)
+        lineEnds = 0
+        truncated = false
+        droppedLines = 0
+        droppedOpenLine = false
+    }
+
+    /// Gives back buffers grown past `threshold` bytes by a large message,
+    /// so a reused canvas does not pin the memory of the largest one.
+    func releaseLargeBuffers(threshold: Int = 1 << 20) {
+        if bytes.capacity > threshold { bytes = [] }
+        if items.capacity * MemoryLayout<ContentItem>.stride > threshold { items = [] }
+        if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
+        if pieces.capacity * MemoryLayout<Piece>.stride > threshold { pieces = [] }
+        if contentLines.capacity * MemoryLayout<Line>.stride > threshold { contentLines = [] }
+        if outputLines.capacity * MemoryLayout<Line>.stride > threshold { outputLines = [] }
+        if clusters.capacity * MemoryLayout<Cluster>.stride > threshold { clusters = [] }
     }
 
     /// A point to roll content back to when a cell declines.
-    struct Mark { var bytes: Int; var items: Int; var cells: Int }
+    struct Mark {
+        var bytes: Int, items: Int, cells: Int
+        var lineEnds: Int, truncated: Bool, droppedLines: Int, droppedOpenLine: Bool
+    }
 
-    var mark: Mark { Mark(bytes: bytes.count, items: items.count, cells: blockCells.count) }
+    var mark: Mark {
+        Mark(bytes: bytes.count, items: items.count, cells: blockCells.count, lineEnds: lineEnds, truncated: truncated,
+             droppedLines: droppedLines, droppedOpenLine: droppedOpenLine)
+    }
 
     func rollBack(to mark: Mark) {
         bytes.removeSubrange(mark.bytes...)
         items.removeSubrange(mark.items...)
         blockCells.removeSubrange(mark.cells...)
+        lineEnds = mark.lineEnds
+        truncated = mark.truncated
+        droppedLines = mark.droppedLines
+        droppedOpenLine = mark.droppedOpenLine
+    }
+
+    /// Content bytes accepted so far (a block cell counts 4).
+    private var contentBytes: Int { bytes.count + 4 * blockCells.count }
+
+    /// Counts dropped content: `lines` line ends, then (when `open`) text
+    /// of a line not ended yet. A line with dropped text counts once; a
+    /// dropped line end that closes no such line hides an empty line.
+    private func drop(lineEnds lines: Int, open: Bool) {
+        truncated = true
+        var lines = lines
+        if lines > 0 && droppedOpenLine {
+            lines -= 1
+            droppedOpenLine = false
+        }
+        droppedLines += lines
+        if open && !droppedOpenLine {
+            droppedOpenLine = true
+            droppedLines += 1
+        }
+    }
+
+    /// A line end past the row cap: the first only closes the last line shown.
+    private func dropLineEnd() {
+        if truncated { drop(lineEnds: 1, open: false) } else { truncated = true }
+    }
+
+    /// Ends a line, unless the row cap is reached (the rest is dropped).
+    private func acceptLineEnd() -> Bool {
+        guard !truncated, lineEnds < limits.rows else { return false }
+        lineEnds += 1
+        return true
     }
 
     // MARK: Building (what the host table's builder functions do)
 
-    /// Appends text in `style`; '\n' starts a new line. Sanitized on the way in.
+    /// Appends text in `style`; '\n' starts a new line. Sanitized on the way
+    /// in. Past the byte or row cap (`limits`) the text is only counted.
     func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
         var lineStart = 0
         var index = 0
@@ -110,18 +181,70 @@ public final class CellCanvas {
             if index == text.count || text[index] == 0x0A {
                 var end = index
                 if end > lineStart, text[end - 1] == 0x0D { end -= 1 }
+                if truncated {
+                    // Count what is left without looking at it twice.
+                    countDropped(UnsafeBufferPointer(rebasing: text[lineStart...]))
+                    return
+                }
                 if end > lineStart {
-                    let start = bytes.count
-                    Sanitizer.sanitize(UnsafeBufferPointer(rebasing: text[lineStart..<end]), into: &bytes)
-                    if bytes.count > start {
-                        items.append(.text(start: Int32(start), end: Int32(bytes.count), style: style))
+                    appendLine(UnsafeBufferPointer(rebasing: text[lineStart..<end]), style: style)
+                    if truncated {
+                        countDropped(UnsafeBufferPointer(rebasing: text[index...]))
+                        return
                     }
                 }
-                if index < text.count { items.append(.lineBreak) }
+                if index < text.count {
+                    guard acceptLineEnd() else {
+                        dropLineEnd()
+                        countDropped(UnsafeBufferPointer(rebasing: text[(index + 1)...]))
+                        return
+                    }
+                    items.append(.lineBreak)
+                }
                 lineStart = index + 1
             }
             index += 1
         }
+    }
+
+    /// Sanitizes one line of text (no '\n') into the content, within the
+    /// byte cap: a line that would pass it is cut at a character boundary.
+    private func appendLine(_ line: UnsafeBufferPointer<UInt8>, style: Style) {
+        let remaining = limits.bytes - contentBytes
+        guard remaining > 0 else { drop(lineEnds: 0, open: true); return }
+        let start = bytes.count
+        // Sanitizing never shrinks printable text below the input's prefix
+        // worth keeping: feed at most `remaining` bytes, then cut the output.
+        let fed = min(line.count, remaining)
+        Sanitizer.sanitize(UnsafeBufferPointer(rebasing: line[..<fed]), into: &bytes)
+        var cut = fed < line.count
+        if bytes.count - start > remaining {
+            var end = start + remaining
+            while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 } // a character boundary
+            bytes.removeSubrange(end...)
+            cut = true
+        }
+        if bytes.count > start {
+            items.append(.text(start: Int32(start), end: Int32(bytes.count), style: style))
+        }
+        if cut { drop(lineEnds: 0, open: true) }
+    }
+
+    /// Counts the lines of text dropped past a cap (from the current position).
+    private func countDropped(_ rest: UnsafeBufferPointer<UInt8>) {
+        guard !rest.isEmpty, let base = rest.baseAddress else { return }
+        var lines = 0
+        var position = 0
+        var lastEnd = -1
+        while position < rest.count,
+              let hit = memchr(base + position, 0x0A, rest.count - position) {
+            let offset = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+            lines += 1
+            lastEnd = offset
+            position = offset + 1
+        }
+        let tailIsEmpty = lastEnd == rest.count - 1 || (lastEnd == rest.count - 2 && rest[rest.count - 1] == 0x0D)
+        drop(lineEnds: lines, open: !tailIsEmpty)
     }
 
     func append(_ text: String, style: Style) {
@@ -129,11 +252,23 @@ public final class CellCanvas {
         text.withUTF8 { append($0, style: style) }
     }
 
-    func lineBreak() { items.append(.lineBreak) }
+    func lineBreak() {
+        if acceptLineEnd() { items.append(.lineBreak) } else { dropLineEnd() }
+    }
 
+    /// Appends a row of block cells; only as many as the widest layout shows
+    /// are kept (the row is cut to the width anyway).
     func appendRow(_ cells: UnsafeBufferPointer<cellhost_block_cell>) {
+        let kept = min(cells.count, OutputSettings.maximumWidth)
+        guard !truncated, contentBytes + 4 * kept <= limits.bytes, acceptLineEnd() else {
+            // A row is a whole line.
+            truncated = true
+            droppedOpenLine = false
+            droppedLines += 1
+            return
+        }
         let start = blockCells.count
-        blockCells.append(contentsOf: cells)
-        items.append(.row(start: Int32(start), count: Int32(cells.count)))
+        blockCells.append(contentsOf: UnsafeBufferPointer(rebasing: cells[..<kept]))
+        items.append(.row(start: Int32(start), count: Int32(kept)))
     }
 }

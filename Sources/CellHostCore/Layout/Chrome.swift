@@ -204,7 +204,10 @@ final class Chrome {
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
         let start = canvas.bytes.count
         var text = text
-        let clean = text.withUTF8 { Sanitizer.sanitize($0, into: &canvas.bytes) }
+        // Only the first columns are shown: a huge sender name or reply id
+        // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
+        let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
+        let clean = text.withUTF8 { Sanitizer.sanitize(StringArena.prefix($0, needed), into: &canvas.bytes) }
         let length = canvas.bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.
@@ -273,8 +276,11 @@ final class Chrome {
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
                   let emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+            // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
-            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(count)")
+            guard count >= 1 else { continue }
+            let shown = count > 999_999 ? "999999+" : "\(count)"
+            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(shown)")
         }
         return parts.joined(separator: "  ")
     }

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Where plugins are looked for, in order (DESIGN.md section 7):
+/// Where plugins are looked for, in order:
 /// `--plugin-path` directories, `CELLHOST_PLUGIN_PATH` (colon-separated),
 /// `$XDG_DATA_HOME/cellhost/plugins` (default `~/.local/share/cellhost/plugins`),
 /// `/usr/local/lib/cellhost/plugins`, `/usr/lib/cellhost/plugins`, and the
@@ -14,9 +14,46 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// The standard search path for a command line and environment.
     public static func standard(commandLine: [String], environment: [String: String],
                                 executableDirectory: String?) -> PluginSearchPath {
-        var directories = commandLine
+        resolve(commandLine: commandLine, environment: environment, executableDirectory: executableDirectory).searchPath
+    }
+
+    /// The standard search path and one warning per entry that was ignored
+    /// or cannot be searched, for the caller to print:
+    ///
+    /// - `--plugin-path ''`: empty, ignored (it would mean the current directory);
+    /// - a `--plugin-path` that does not exist or is not a directory
+    ///   (`--plugin-path /x: no such directory`); a relative one is taken
+    ///   relative to the current directory, as the user typed it;
+    /// - empty and relative `CELLHOST_PLUGIN_PATH` entries are ignored: a
+    ///   variable set once must not depend on the current directory.
+    public static func resolve(commandLine: [String], environment: [String: String],
+                               executableDirectory: String?) -> (searchPath: PluginSearchPath, warnings: [String]) {
+        var warnings: [String] = []
+        var directories: [String] = []
+        for entry in commandLine {
+            guard !entry.isEmpty else {
+                warnings.append("--plugin-path '': empty directory name, ignored")
+                continue
+            }
+            // Kept on the path either way (list-plugins shows it); it just has no plugins.
+            var info = stat()
+            if stat(entry, &info) != 0 {
+                warnings.append("--plugin-path \(entry): " + (errno == ENOENT ? "no such directory" : String(cString: strerror(errno))))
+            } else if info.st_mode & S_IFMT != S_IFDIR {
+                warnings.append("--plugin-path \(entry): not a directory")
+            }
+            directories.append(entry)
+        }
         if let variable = environment["CELLHOST_PLUGIN_PATH"] {
-            directories += variable.split(separator: ":", omittingEmptySubsequences: true).map(String.init)
+            for entry in variable.split(separator: ":", omittingEmptySubsequences: false).map(String.init) {
+                if entry.isEmpty {
+                    warnings.append("CELLHOST_PLUGIN_PATH: empty entry ignored")
+                } else if !entry.hasPrefix("/") {
+                    warnings.append("CELLHOST_PLUGIN_PATH: relative entry '\(entry)' ignored (entries must be absolute)")
+                } else {
+                    directories.append(entry)
+                }
+            }
         }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             directories.append(data + "/cellhost/plugins")
@@ -26,7 +63,8 @@ public struct PluginSearchPath: Sendable, Equatable {
         directories += ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
         if let executableDirectory { directories.append(executableDirectory) }
         var seen = Set<String>()
-        return PluginSearchPath(directories: directories.map(absolute).filter { seen.insert($0).inserted })
+        let searchPath = PluginSearchPath(directories: directories.map(absolute).filter { seen.insert($0).inserted })
+        return (searchPath, warnings)
     }
 
     /// The directory holding the running executable.

@@ -1,12 +1,24 @@
 import Glibc
+import Synchronization
 
 /// Buffered output to a file descriptor: written in large blocks, flushed
 /// when the input side is about to wait, so streaming input shows promptly.
 public final class OutputBuffer {
     let fd: Int32
     var bytes: [UInt8] = []
-    /// Set when a write failed (say, a closed pipe); later writes are dropped.
-    public private(set) var failed = false
+    /// The `errno` of the first failed write, 0 while none failed. Atomic: the
+    /// output thread sets it, the reading thread polls it to stop reading.
+    private let failure = Atomic<Int32>(0)
+
+    /// True once a write failed (a full disk, a closed pipe); later writes
+    /// are dropped. Safe to read from any thread.
+    public var failed: Bool { failure.load(ordering: .acquiring) != 0 }
+
+    /// The `errno` of the first failed write, or nil.
+    public var failureCode: Int32? {
+        let code = failure.load(ordering: .acquiring)
+        return code == 0 ? nil : code
+    }
 
     public init(fd: Int32) {
         self.fd = fd
@@ -39,7 +51,11 @@ public final class OutputBuffer {
             let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                failed = true
+                failure.store(errno == 0 ? EIO : errno, ordering: .releasing)
+                return
+            }
+            if written == 0 {
+                failure.store(EIO, ordering: .releasing)
                 return
             }
             offset += written

@@ -25,7 +25,8 @@ public struct ConfigFile: Sendable, Equatable {
         public var path: String
         public var line: Int
         public var reason: String
-        public var description: String { "\(path):\(line): \(reason)" }
+        /// `PATH:LINE: reason`, or `PATH: reason` for the file as a whole (line 0).
+        public var description: String { line > 0 ? "\(path):\(line): \(reason)" : "\(path): \(reason)" }
     }
 
     public init() {}
@@ -38,17 +39,29 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// Reads the file at `path`; a missing file is an empty configuration.
+    /// Anything but a regular file (a FIFO, a directory, a device) is an
+    /// error: it is opened without blocking, so a FIFO cannot hang the run.
     public static func load(path: String) throws -> ConfigFile {
-        guard let file = fopen(path, "r") else {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             if errno == ENOENT { return ConfigFile() }
             throw Problem(path: path, line: 0, reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Problem(path: path, line: 0, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw Problem(path: path, line: 0, reason: "not a regular file")
+        }
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count <= 0 { break }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Problem(path: path, line: 0, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
             text += chunk[0..<count]
             if text.count > 1 << 20 { throw Problem(path: path, line: 0, reason: "larger than 1 MiB") }
         }
@@ -65,6 +78,8 @@ public struct ConfigFile: Sendable, Equatable {
         var config = ConfigFile()
         config.path = path
         var section: String?
+        // A UTF-8 byte order mark (as some editors write) is not part of the text.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.unicodeScalars.dropFirst()) : text
         // "\r\n" is one Character in Swift: split on scalars so CRLF files work.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
         for (index, rawLine) in lines.enumerated() {

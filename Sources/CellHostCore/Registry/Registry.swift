@@ -67,6 +67,12 @@ public final class Registry {
     /// Candidates for a message class, best first.
     public func candidates(for messageClass: String) -> [Candidate] { candidates[messageClass] ?? [] }
 
+    /// True when `messageClass` is declared in the message-class tree or some
+    /// class is registered for it: an override for any other name has no effect.
+    public func isKnown(_ messageClass: String) -> Bool {
+        tree.isDeclared(messageClass) || !(candidates[messageClass] ?? []).isEmpty
+    }
+
     /// The override for a message class, if any.
     public func overrideClass(for messageClass: String) -> RuntimeClass? { overrides[messageClass] }
 
