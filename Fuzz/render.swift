@@ -25,11 +25,12 @@ private let host: CellHost = {
     return host
 }()
 
-/// The formats and widths of each run: every format, the narrowest width too.
-let renderRuns: [OutputSettings] = [
-    OutputSettings(format: .ansi, depth: .trueColor, width: 12),
-    OutputSettings(format: .plain, depth: .none, width: 30),
-    OutputSettings(format: .json, depth: .none, width: 80),
+/// The formats, widths and content caps of each run: every format, the
+/// narrowest width, and caps small enough that the fuzzer reaches them.
+let renderRuns: [(settings: OutputSettings, limits: OutputLimits)] = [
+    (OutputSettings(format: .ansi, depth: .trueColor, width: 12), .standard),
+    (OutputSettings(format: .plain, depth: .none, width: 30), OutputLimits(rows: 5, bytes: 400)),
+    (OutputSettings(format: .json, depth: .none, width: 80), .standard),
 ]
 
 /// The input file InputReader reads: one unlinked temporary file per process,
@@ -43,7 +44,7 @@ private let inputFD: Int32 = {
 }()
 
 /// Renders `bytes` as a stream in `settings`; returns the output.
-func renderStream(_ bytes: UnsafeBufferPointer<UInt8>, _ settings: OutputSettings) -> [UInt8] {
+func renderStream(_ bytes: UnsafeBufferPointer<UInt8>, _ settings: OutputSettings, _ limits: OutputLimits) -> [UInt8] {
     let fd = inputFD
     guard ftruncate(fd, 0) == 0 else { fuzzFail("ftruncate failed") }
     var written = 0
@@ -54,7 +55,7 @@ func renderStream(_ bytes: UnsafeBufferPointer<UInt8>, _ settings: OutputSetting
     }
     lseek(fd, 0, SEEK_SET)
     let output = OutputBuffer(fd: -1)
-    let session = RenderSession(host: host, settings: settings, me: "me", output: output)
+    let session = RenderSession(host: host, settings: settings, me: "me", output: output, limits: limits)
     try? InputReader(fd: fd).read(record: { record in
         try? session.render(record.bytes, line: record.line)
     }, problem: { _ in })
@@ -84,8 +85,8 @@ func checkPlain(_ output: [UInt8], width: Int) {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRender(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: size == 0 ? nil : data, count: size)
-    for settings in renderRuns {
-        let output = renderStream(bytes, settings)
+    for (settings, limits) in renderRuns {
+        let output = renderStream(bytes, settings, limits)
         if settings.format == .plain { checkPlain(output, width: settings.width) }
     }
     return 0
