@@ -92,4 +92,20 @@ final class InputRecordLimitTests: XCTestCase {
         XCTAssertEqual(result.texts, [#"{"a":1}"#])
         XCTAssertTrue(result.problems.isEmpty, "\(result.problems)")
     }
+
+    func test_whitespaceBetweenArrayElements_longerThanTheLimit_isNotARecord() throws {
+        let text = "[{\"n\":1}," + String(repeating: " ", count: 5 * limit) + "\n{\"n\":2}]"
+        let result = try read(Array(text.utf8), limit: limit)
+        XCTAssertEqual(result.texts, [#"{"n":1}"#, #"{"n":2}"#])
+        XCTAssertEqual(result.lines, [1, 2])
+        XCTAssertTrue(result.problems.isEmpty)
+    }
+
+    func test_blankInputLongerThanTheLimit_beforeTheFirstRecord_keepsLineNumbers() throws {
+        let text = String(repeating: " ", count: 5 * limit) + "\n\n" + #"{"n":1}"# + "\n"
+        let result = try read(Array(text.utf8), limit: limit)
+        XCTAssertEqual(result.texts, [#"{"n":1}"#])
+        XCTAssertEqual(result.lines, [3])
+        XCTAssertTrue(result.problems.isEmpty)
+    }
 }

@@ -96,6 +96,11 @@ private struct EncodingParser {
     var offset = 0
     /// The encoding as parsed so far, without stack-offset digits.
     var canonical = ""
+    /// Types being parsed, one inside the other (pointees, struct fields).
+    var depth = 0
+    /// Deeper nesting is refused: the parser recurses once per level, and a
+    /// `types` string `send` receives at render time has no length limit.
+    static let maximumDepth = 64
 
     init(_ text: String) {
         self.text = text
@@ -123,6 +128,11 @@ private struct EncodingParser {
     }
 
     mutating func parseType(allowVoid: Bool, topLevel: Bool = true) throws -> EncodedType {
+        guard depth < EncodingParser.maximumDepth else {
+            throw error("types nested more than \(EncodingParser.maximumDepth) deep")
+        }
+        depth += 1
+        defer { depth -= 1 }
         // Qualifier: `r` (const) does not change how a value is passed.
         while offset < bytes.count, bytes[offset] == UInt8(ascii: "r") { _ = take() }
         guard offset < bytes.count else { throw error("unexpected end of encoding, a type is missing") }

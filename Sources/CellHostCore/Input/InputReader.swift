@@ -85,6 +85,11 @@ public struct InputReader {
                     while index < filled, buffer[index] == 0x20 || buffer[index] == 0x09 || buffer[index] == 0x0D || buffer[index] == 0x0A {
                         index += 1
                     }
+                    if index == filled && !checkBOM {
+                        // Only whitespace so far: count its lines, keep none of it.
+                        for position in consumed..<index where buffer[position] == 0x0A { lineNumber += 1 }
+                        consumed = index
+                    }
                     if index < filled {
                         if buffer[index] == UInt8(ascii: "[") {
                             // Count the lines skipped before the array.
@@ -140,10 +145,14 @@ public struct InputReader {
                         // The scanner has seen everything up to `filled`.
                         if skippingLongRecord {
                             consumed = filled // keep scanning the long element, but not its bytes
-                        } else if let start = scanner.pendingStart, filled - start > recordLimit {
-                            problem(InputError(line: lineNumber + scanner.pendingStartLine, reason: tooLong))
-                            skippingLongRecord = true
-                            consumed = filled
+                        } else if let start = scanner.pendingStart {
+                            if filled - start > recordLimit {
+                                problem(InputError(line: lineNumber + scanner.pendingStartLine, reason: tooLong))
+                                skippingLongRecord = true
+                                consumed = filled
+                            }
+                        } else {
+                            consumed = filled // only whitespace and commas since the last element: not kept
                         }
                     case let .element(start, end, next, startLine):
                         if skippingLongRecord {

@@ -31,13 +31,33 @@ enum ELFProbe {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return "cannot open: \(String(cString: strerror(errno)))" }
         defer { close(fd) }
-        var header = [UInt8](repeating: 0, count: 64)
-        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 64, 0) }
+        return problem(size: Int(info.st_size)) { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return Array(bytes.prefix(max(0, read)))
+        }
+    }
+
+    /// The same checks on a file's content held in memory (for the fuzzer
+    /// and tests): the header, then the program and section header bounds.
+    static func problem(bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.isEmpty { return "empty file" }
+        return problem(size: bytes.count) { offset, count in
+            guard offset >= 0, offset < bytes.count else { return [] }
+            return Array(bytes[offset..<(offset + min(count, bytes.count - offset))])
+        }
+    }
+
+    /// The content checks of a file of `size` bytes; `read(offset, count)`
+    /// answers the bytes there (fewer at the end of the file).
+    private static func problem(size: Int, read: (_ offset: Int, _ count: Int) -> [UInt8]) -> String? {
+        let header = read(0, 64)
+        let count = header.count
         guard count >= 4, header[0] == 0x7F, header[1] == UInt8(ascii: "E"), header[2] == UInt8(ascii: "L"),
               header[3] == UInt8(ascii: "F") else {
             return "not an ELF file"
         }
-        guard count >= 20 else { return "truncated ELF file (\(info.st_size) bytes)" }
+        guard count >= 20 else { return "truncated ELF file (\(size) bytes)" }
         if header[4] == 1 { return "32-bit ELF (ELFCLASS32); this host needs a 64-bit shared object" }
         guard header[4] == 2 else { return "not an ELF file (unknown ELF class \(header[4]))" }
         guard header[5] == 1 else { return "big-endian ELF; this host is little-endian" }
@@ -45,34 +65,36 @@ enum ELFProbe {
         if machine != hostMachine {
             return "wrong architecture: ELF for \(machineName(machine)), this host is \(machineName(hostMachine))"
         }
-        guard count == 64 else { return "truncated ELF file (\(info.st_size) bytes)" }
+        guard count == 64 else { return "truncated ELF file (\(size) bytes)" }
         func u16(_ offset: Int) -> Int { Int(header[offset]) | Int(header[offset + 1]) << 8 }
-        func u64(_ bytes: [UInt8], _ offset: Int) -> Int {
-            var value = 0
-            for index in 0..<8 { value |= Int(bytes[offset + index]) << (8 * index) }
+        // Offsets and sizes are unsigned 64-bit values from the file: compare
+        // them without adding, so that no value can overflow.
+        func u64(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+            var value: UInt64 = 0
+            for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
             return value
         }
         let type = u16(16)
         guard type == 3 else { return type == 2 ? "an executable, not a shared object" : "not a shared object (ELF type \(type))" }
-        let size = Int(info.st_size)
+        let fileSize = UInt64(size)
         let phoff = u64(header, 32), shoff = u64(header, 40)
         let phentsize = u16(54), phnum = u16(56), shentsize = u16(58), shnum = u16(60)
-        guard phnum > 0, phentsize >= 56, phoff > 0, phoff + phnum * phentsize <= size else {
+        guard phnum > 0, phentsize >= 56, phoff > 0, phoff <= fileSize, UInt64(phnum * phentsize) <= fileSize - phoff else {
             return "truncated ELF file (\(size) bytes; program headers missing)"
         }
-        if shoff > 0, shoff + shnum * shentsize > size {
+        if shoff > 0, shoff > fileSize || UInt64(shnum * shentsize) > fileSize - shoff {
             return "truncated ELF file (\(size) bytes; section headers at \(shoff) missing)"
         }
-        var programHeaders = [UInt8](repeating: 0, count: phnum * phentsize)
-        let read = programHeaders.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(phoff)) }
-        guard read == programHeaders.count else { return "truncated ELF file (\(size) bytes)" }
+        let programHeaders = read(Int(phoff), phnum * phentsize)
+        guard programHeaders.count == phnum * phentsize else { return "truncated ELF file (\(size) bytes)" }
         for index in 0..<phnum {
             let base = index * phentsize
             let kind = Int(programHeaders[base]) | Int(programHeaders[base + 1]) << 8
             guard kind == 1 else { continue } // PT_LOAD
-            let offset = u64(programHeaders, base + 8), fileSize = u64(programHeaders, base + 32)
-            if offset + fileSize > size {
-                return "truncated ELF file (\(size) bytes; a segment needs \(offset + fileSize))"
+            let offset = u64(programHeaders, base + 8), length = u64(programHeaders, base + 32)
+            if offset > fileSize || length > fileSize - offset {
+                let (end, overflow) = offset.addingReportingOverflow(length)
+                return "truncated ELF file (\(size) bytes; a segment needs \(overflow ? "more than \(UInt64.max)" : "\(end)"))"
             }
         }
         return nil

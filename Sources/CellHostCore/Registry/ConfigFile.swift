@@ -76,7 +76,12 @@ public struct ConfigFile: Sendable, Equatable {
             text += chunk[0..<count]
             if text.count > 1 << 20 { throw Problem(path: path, line: 0, reason: "larger than 1 MiB") }
         }
-        return try parse(String(decoding: text, as: UTF8.self), path: path)
+        return try parse(bytes: text, path: path)
+    }
+
+    /// Parses the bytes of a config file; invalid UTF-8 becomes U+FFFD.
+    public static func parse(bytes: [UInt8], path: String) throws -> ConfigFile {
+        try parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
 
     /// Parses configuration text.
