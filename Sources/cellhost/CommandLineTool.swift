@@ -98,11 +98,10 @@ struct CommandLineTool {
         return host.plugins.allSatisfy({ $0.isLoaded && $0.rejectedClasses.isEmpty }) ? 0 : 1
     }
 
-    /// The supervisor for `--isolation` (default `auto`): plugins installed
-    /// with the host run in this process, every other plugin in a worker.
-    private func supervisor(_ options: Options, host: CellHost, limits: OutputLimits) throws -> Supervisor? {
+    /// Where plugin code runs and its limits: `--isolation` (default `auto`),
+    /// `--plugin-timeout`, `--plugin-memory`, else the config file's `[render]`.
+    private func isolationSettings(_ options: Options) throws -> Supervisor.Settings {
         var options = options
-        // The config file's [render] section gives defaults; options win.
         if let config = try configFile(), !config.render.isEmpty {
             var fromConfig: [String] = []
             for key in ConfigFile.renderKeys {
@@ -125,12 +124,19 @@ struct CommandLineTool {
         guard let mode = IsolationMode(rawValue: name) else {
             throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
         }
-        guard mode != .none, let executable = PluginSearchPath.executablePath() else { return nil }
-        var settings = Supervisor.Settings(mode: mode, executable: executable)
+        var settings = Supervisor.Settings(mode: mode, executable: PluginSearchPath.executablePath() ?? "")
         if let milliseconds = options.pluginTimeout { settings.timeout = Double(milliseconds) / 1000 }
         if let mebibytes = options.pluginMemory { settings.memoryLimit = mebibytes << 20 }
+        return settings
+    }
+
+    /// The supervisor of worker processes, or nil when every plugin runs in
+    /// this process: in `auto` mode, plugins installed with the host run
+    /// here, every other plugin in a worker.
+    private func supervisor(_ settings: Supervisor.Settings, host: CellHost, me: String?, limits: OutputLimits) -> Supervisor? {
+        guard settings.mode != .none, !settings.executable.isEmpty else { return nil }
         let installed = PluginSearchPath.installedDirectories(executableDirectory: PluginSearchPath.executableDirectory())
-        return Supervisor(settings: settings, records: host.plugins, me: options.me, dispatch: host.runtime.dispatcher.mode,
+        return Supervisor(settings: settings, records: host.plugins, me: me, dispatch: host.runtime.dispatcher.mode,
                           limits: limits) { record in
             guard let slash = record.file.lastIndex(of: "/") else { return false }
             return installed.contains(String(record.file[..<slash]))
@@ -166,6 +172,7 @@ struct CommandLineTool {
             readable.append((file, fd))
         }
         let (host, _) = try makeHost(options)
+        let isolation = try isolationSettings(options)
         let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
                                               isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
@@ -173,11 +180,12 @@ struct CommandLineTool {
         let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
                                   bytes: options.maxBytes ?? OutputLimits.standard.bytes)
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits,
-                                    supervisor: try supervisor(options, host: host, limits: limits))
+                                    supervisor: supervisor(isolation, host: host, me: options.me, limits: limits))
         // Plugins and parsing on this thread, layout and output on a second one.
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
         CrashHandler.install(for: pipeline)
+        CrashHandler.watch(host.runtime, timeout: isolation.timeout)
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name

@@ -1,4 +1,5 @@
 import CellHostCore
+import Foundation
 import Glibc
 
 /// What happens when code running in this process crashes during `render`:
@@ -6,6 +7,9 @@ import Glibc
 /// `auto`), or the host itself. Every message rendered before the crash is
 /// written out, then one line says what crashed on which message, and the
 /// run ends with `exitStatus`.
+///
+/// A plugin call in this process that does not return within
+/// `--plugin-timeout` ends the run the same way (`watch`).
 ///
 /// The handler runs on the crashing thread, on an alternate stack: it asks
 /// the render pipeline's output thread to write every complete message,
@@ -35,20 +39,47 @@ enum CrashHandler {
     private static func handle(_ signal: Int32) {
         // A second crash (say, while draining) ends the process at once.
         for other in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS] { Glibc.signal(other, SIG_DFL) }
-        let name = PluginScanner.signalName(signal)
-        var text = "cellhost: crashed (\(name))"
+        stop("crashed (\(PluginScanner.signalName(signal)))")
+    }
+
+    /// Writes every complete message, one line saying what `happened` on
+    /// which message, and exits with `exitStatus`.
+    static func stop(_ happened: String) -> Never {
+        var text = "cellhost: \(happened)"
         if let pipeline, let site = pipeline.crashSite {
             let id = site.messageID.isEmpty ? "(no id)" : site.messageID
             if let className = site.className {
-                text = "cellhost: \(site.pluginID ?? "?"): \(className) crashed (\(name)) on message \(id) "
+                text = "cellhost: \(site.pluginID ?? "?"): \(className) \(happened) on message \(id) "
                     + "(\(site.source):\(site.line)); stopped, as --isolation none runs plugins in this process"
             } else {
-                text = "cellhost: crashed (\(name)) while rendering message \(id) (\(site.source):\(site.line))"
+                text = "cellhost: \(happened) while rendering message \(id) (\(site.source):\(site.line))"
             }
         }
         _ = pipeline?.drainAfterCrash()
         text += "\n"
         text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
         _exit(exitStatus)
+    }
+
+    /// Watches plugin calls made in this process: one that has not returned
+    /// after `timeout` seconds ends the run like a crash (`timed out after
+    /// 500 ms`). Checks four times per `timeout`.
+    static func watch(_ runtime: Runtime, timeout: Double) {
+        let thread = Thread {
+            var last: UInt64 = 0
+            var since = PluginScanner.now()
+            while true {
+                usleep(useconds_t(max(5_000, min(timeout * 250_000, 1_000_000))))
+                let progress = runtime.callProgress.load(ordering: .acquiring)
+                if progress != last || progress % 2 == 0 {
+                    last = progress
+                    since = PluginScanner.now()
+                } else if PluginScanner.now() - since >= timeout {
+                    stop("timed out after \(Int((timeout * 1000).rounded())) ms")
+                }
+            }
+        }
+        thread.name = "cellhost-watchdog"
+        thread.start()
     }
 }

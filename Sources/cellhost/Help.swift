@@ -37,7 +37,7 @@ enum Help {
                                 auto (plugins installed with cellhost in this process,
                                 others in a worker process; the default), shared (all
                                 in one worker), each (a worker per plugin)
-      --plugin-timeout MS       a worker plugin's time limit per message (default 500)
+      --plugin-timeout MS       a plugin's time limit per message (default 500)
       --plugin-memory MIB       a worker's memory limit (default 1024)
       --allow-insecure-plugins  load plugin files that others could have written
       -h, --help                show this help
@@ -47,7 +47,7 @@ enum Help {
 
     EXIT STATUS: 0 all rendered (fallbacks are normal), 1 some input was invalid,
     2 usage error, 3 standard output could not be written, 4 code running in this
-    process crashed (messages rendered before it are written).
+    process crashed or timed out (messages rendered before it are written).
 
     """
 

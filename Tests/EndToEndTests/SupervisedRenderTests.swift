@@ -133,6 +133,17 @@ final class SupervisedRenderTests: EndToEndTestCase {
         XCTAssertEqual(result.stderr, "cellhost: --isolation must be none, auto, shared or each, not 'maybe'\n")
     }
 
+    func test_isolationNone_hangLeavesEveryEarlierMessageOnStdout_andExits4() throws {
+        try hostile("hang", ["-DRENDER_HANG"])
+        let stdin = Data((hostileMessages(5).joined(separator: "\n") + "\n").utf8)
+        let result = try run(["render", "-", "--format", "json", "--isolation", "none", "--plugin-timeout", "300"],
+                             env: defaultEnvironment, stdin: stdin, timeout: 30)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 2, "m1 and m2 were rendered before the hang")
+        XCTAssertEqual(result.stderr, "cellhost: test.hang: HostileCell timed out after 300 ms on message m3 (<stdin>:3); "
+                       + "stopped, as --isolation none runs plugins in this process\n")
+    }
+
     func test_pluginLogLines_keepTheirPlaceAmongTheMessages() throws {
         try compileFixture("erroring_text_cell.c")
         let input = Examples(["one", "two"]).jsonl

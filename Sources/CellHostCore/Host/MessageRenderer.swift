@@ -109,7 +109,11 @@ struct MessageRenderer {
             walk.next += 1
             beforeStep?(index)
             runtime.activeClass = step.cls
-            defer { runtime.activeClass = nil }
+            runtime.callProgress.add(1, ordering: .releasing)
+            defer {
+                runtime.callProgress.add(1, ordering: .releasing)
+                runtime.activeClass = nil
+            }
             if let reason = step.cls.ensureBound() {
                 var failed = attempt(step, "error")
                 failed.detail = reason

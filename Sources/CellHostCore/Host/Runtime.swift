@@ -1,5 +1,6 @@
 import CellHostABI
 import Glibc
+import Synchronization
 
 /// A class as a plugin describes it, before it is linked into the runtime:
 /// plain data, separable from the library that implements it. Descriptions
@@ -100,6 +101,10 @@ public final class Runtime {
     /// The class whose method the render path is calling (for the crash
     /// diagnostic of `--isolation none`).
     public internal(set) var activeClass: RuntimeClass?
+    /// Counts the render path's plugin calls, twice each (odd while one
+    /// runs), so that a watchdog on another thread can tell a call that
+    /// does not return (`--isolation none`).
+    public let callProgress = Atomic<UInt64>(0)
 
     /// While set, plugin log lines go here instead of to `diagnostics`: a
     /// render session keeps them with the message being rendered, so they

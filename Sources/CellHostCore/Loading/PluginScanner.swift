@@ -125,7 +125,7 @@ public struct PluginScanner {
         return ChildOutcome(stoppedAt: stopped, reason: Self.describe(exitStatus) + " while loading")
     }
 
-    static func now() -> Double {
+    public static func now() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
