@@ -26,7 +26,10 @@ var targets: [Target] = [
                    providers: [.apt(["libffi-dev"])]),
     .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
                    providers: [.apt(["libutf8proc-dev"])]),
-    .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"], swiftSettings: fast),
+    // The core is built in the Swift 6 language mode: complete concurrency
+    // checking, so sharing state across threads is a compile error.
+    .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"],
+            swiftSettings: fast + [.swiftLanguageMode(.v6)]),
     .target(name: "CellKit", dependencies: ["CellHostABI"], swiftSettings: fast),
     .executableTarget(name: "cellhost", dependencies: ["CellHostCore"]),
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),

@@ -125,7 +125,10 @@ struct CommandLineTool {
             throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
         }
         var settings = Supervisor.Settings(mode: mode, executable: PluginSearchPath.executablePath() ?? "")
-        if let milliseconds = options.pluginTimeout { settings.timeout = Double(milliseconds) / 1000 }
+        if let milliseconds = options.pluginTimeout {
+            settings.timeout = Double(milliseconds) / 1000
+            settings.hostTimeout = settings.timeout
+        }
         if let mebibytes = options.pluginMemory { settings.memoryLimit = mebibytes << 20 }
         return settings
     }
@@ -185,7 +188,7 @@ struct CommandLineTool {
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
         CrashHandler.install(for: pipeline)
-        CrashHandler.watch(host.runtime, timeout: isolation.timeout)
+        CrashHandler.watch(host.runtime, timeout: isolation.hostTimeout)
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name

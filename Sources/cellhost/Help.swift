@@ -37,7 +37,8 @@ enum Help {
                                 auto (plugins installed with cellhost in this process,
                                 others in a worker process; the default), shared (all
                                 in one worker), each (a worker per plugin)
-      --plugin-timeout MS       a plugin's time limit per message (default 500)
+      --plugin-timeout MS       a plugin's time limit per message (default 500 in a
+                                worker; 10000 in this process, where it ends the run)
       --plugin-memory MIB       a worker's memory limit (default 1024)
       --allow-insecure-plugins  load plugin files that others could have written
       -h, --help                show this help

@@ -61,19 +61,19 @@ public final class CallInterface {
                                 owned: inout [UnsafeMutablePointer<ffi_type>],
                                 lists: inout [UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>]) -> UnsafeMutablePointer<ffi_type> {
         switch type {
-        case .void: return withUnsafeMutablePointer(to: &ffi_type_void) { $0 }
-        case .bool, .unsignedChar: return withUnsafeMutablePointer(to: &ffi_type_uint8) { $0 }
-        case .char: return withUnsafeMutablePointer(to: &ffi_type_sint8) { $0 }
-        case .short: return withUnsafeMutablePointer(to: &ffi_type_sint16) { $0 }
-        case .unsignedShort: return withUnsafeMutablePointer(to: &ffi_type_uint16) { $0 }
-        case .int: return withUnsafeMutablePointer(to: &ffi_type_sint32) { $0 }
-        case .unsignedInt: return withUnsafeMutablePointer(to: &ffi_type_uint32) { $0 }
-        case .long, .longLong: return withUnsafeMutablePointer(to: &ffi_type_sint64) { $0 }
-        case .unsignedLong, .unsignedLongLong: return withUnsafeMutablePointer(to: &ffi_type_uint64) { $0 }
-        case .float: return withUnsafeMutablePointer(to: &ffi_type_float) { $0 }
-        case .double: return withUnsafeMutablePointer(to: &ffi_type_double) { $0 }
+        case .void: return cellhost_ffi_void()
+        case .bool, .unsignedChar: return cellhost_ffi_uint8()
+        case .char: return cellhost_ffi_sint8()
+        case .short: return cellhost_ffi_sint16()
+        case .unsignedShort: return cellhost_ffi_uint16()
+        case .int: return cellhost_ffi_sint32()
+        case .unsignedInt: return cellhost_ffi_uint32()
+        case .long, .longLong: return cellhost_ffi_sint64()
+        case .unsignedLong, .unsignedLongLong: return cellhost_ffi_uint64()
+        case .float: return cellhost_ffi_float()
+        case .double: return cellhost_ffi_double()
         case .cString, .object, .selector, .pointer, .opaqueStruct:
-            return withUnsafeMutablePointer(to: &ffi_type_pointer) { $0 }
+            return cellhost_ffi_pointer()
         case .structure(_, let fields):
             let elements = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: fields.count + 1)
             for (index, field) in fields.enumerated() {

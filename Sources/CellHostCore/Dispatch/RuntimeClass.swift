@@ -21,7 +21,7 @@ public final class Method {
 
     /// The placeholder IMP of a class whose library is not open yet. Never
     /// called: look-ups open the library first.
-    static let unbound = UnsafeRawPointer(bitPattern: 1)!
+    nonisolated(unsafe) static let unbound = UnsafeRawPointer(bitPattern: 1)!
 
     init(selector: String, selectorPointer: UnsafePointer<CChar>, types: String, interface: CallInterface,
          imp: UnsafeRawPointer, owner: RuntimeClass, wellKnown: WellKnownSelector?) {

@@ -16,7 +16,12 @@ import Foundation
 /// waits while more than that is queued, unless the queue is empty (one
 /// larger message still goes through). A slot that held a large message
 /// gives its buffers back after output.
-public final class RenderPipeline {
+///
+/// Thread safety: the producer-side state is used only by the thread that
+/// calls `submit`, `report`, `inputIdle` and `finish`; the shared counters
+/// only under `condition`; the output thread touches a slot only between
+/// its publication and its consumption. Hence `@unchecked Sendable`.
+public final class RenderPipeline: @unchecked Sendable {
     private let session: RenderSession
     private let slots: [RenderSlot]
     private let batch: Int

@@ -30,7 +30,8 @@ final class PluginHostContext {
 
 /// The functions of the host table (host.h), as C function pointers.
 enum HostTable {
-    static let template: cellhost_host = {
+    /// Never written after it is made: each plugin context copies it.
+    nonisolated(unsafe) static let template: cellhost_host = {
         var table = cellhost_host()
         table.abi = cellhost_version(major: UInt32(CELLHOST_ABI_MAJOR), minor: UInt32(CELLHOST_ABI_MINOR))
         table.log = { host, level, message in

@@ -14,12 +14,17 @@ public final class Supervisor {
         public var mode: IsolationMode
         /// The executable to run as a worker: the host itself.
         public var executable: String
-        /// Per-message time limit, in seconds.
+        /// Per-message time limit of a plugin call in a worker, in seconds.
         public var timeout: Double
+        /// Per-call time limit of a plugin call in the host process, in
+        /// seconds: past it the run ends (`--isolation none`), so the
+        /// default is lenient; `--plugin-timeout` sets both.
+        public var hostTimeout: Double = defaultHostTimeout
         /// A worker's address-space limit in bytes (0: none).
         public var memoryLimit: Int
 
         public static let defaultTimeout = 0.5
+        public static let defaultHostTimeout = 10.0
         public static let defaultMemoryLimit = 1 << 30
 
         public init(mode: IsolationMode, executable: String, timeout: Double = defaultTimeout,
