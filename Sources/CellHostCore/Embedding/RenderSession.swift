@@ -62,6 +62,8 @@ public final class RenderSession {
     let supervisor: Supervisor?
     /// Diagnostics from working out a quote (a worker that failed).
     private var quoteNotes: [String] = []
+    /// Counts the records begun.
+    private var order: UInt64 = 0
 
     /// `limits` caps each message's content (`OutputLimits.standard`: 1000
     /// rows, 1 MiB); the rest is replaced by one `… N more lines` row.
@@ -119,6 +121,8 @@ public final class RenderSession {
         if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
         let renderer = self.renderer
         let walk = renderer.start(message)
+        order += 1
+        walk.order = order
         let runtime = host.runtime
         runtime.logCapture = slot
         defer { runtime.logCapture = nil }

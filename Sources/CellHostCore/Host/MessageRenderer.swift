@@ -37,6 +37,9 @@ public struct RenderOutcome {
 /// the worker's answer.
 final class ChainWalk {
     let steps: [Registry.Step]
+    /// The message's place in the stream (for plugins disabled from a
+    /// message on).
+    var order: UInt64 = 0
     var next = 0
     var attempts: [FallbackAttempt] = []
     /// Set when a candidate rendered the message (or the last resort did).
@@ -93,7 +96,7 @@ struct MessageRenderer {
             let index = walk.next
             let step = walk.steps[index]
             if let supervisor {
-                if let reason = supervisor.disabledReason(step.cls) {
+                if let reason = supervisor.disabledReason(step.cls, order: walk.order) {
                     if let crashed = walk.crashes[index] {
                         walk.attempts.append(crashed)
                     } else {

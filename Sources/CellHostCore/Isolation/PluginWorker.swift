@@ -89,7 +89,11 @@ final class PluginWorker {
         var sent = 0
         var incoming: [UInt8] = []
         var answered = 0
+        // A message may take `timeout`: the deadline moves on whenever the
+        // progress page shows the worker on another message or step, or a
+        // reply arrives (replies come a batch at a time).
         var deadline = PluginScanner.now() + timeout + (fresh ? Self.startAllowance : 0)
+        var seen = rawProgress()
         fresh = false
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while answered < batch.count {
@@ -102,9 +106,17 @@ final class PluginWorker {
             }
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: requests, events: sent < outgoing.count ? Int16(POLLOUT) : 0, revents: 0)]
-            let ready = poll(&fds, 2, Int32(min(remaining * 1000 + 1, 60_000)))
+            let slice = min(remaining, max(timeout / 4, 0.001))
+            let ready = poll(&fds, 2, Int32(min(slice * 1000 + 1, 60_000)))
             if ready < 0 && errno != EINTR { return died() }
-            if ready <= 0 { continue }
+            if ready <= 0 {
+                let now = rawProgress()
+                if now != seen {
+                    seen = now
+                    deadline = PluginScanner.now() + timeout
+                }
+                continue
+            }
             if fds[1].revents & Int16(POLLOUT) != 0 {
                 let written = outgoing.withUnsafeBytes {
                     Glibc.send(requests, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
@@ -168,6 +180,13 @@ final class PluginWorker {
     private func died() -> Failure {
         let progress = readProgress()
         return Failure(reason: stopped(kill: true), sequence: progress.sequence, step: progress.step)
+    }
+
+    /// The progress page as it is: (sequence, step word).
+    private func rawProgress() -> (UInt64, UInt64) {
+        var words: (UInt64, UInt64) = (0, 0)
+        _ = withUnsafeMutableBytes(of: &words) { pread(progress, $0.baseAddress, 16, 0) }
+        return words
     }
 
     private func readProgress() -> (sequence: UInt64?, step: Int?) {

@@ -55,11 +55,15 @@ public enum RenderWorker {
                 let start = out.begin(WorkerFrame.reply)
                 reply.encode(into: &out)
                 out.finish(start)
-                // Each reply goes out at once: the host's per-message time
-                // limit counts from the previous reply.
-                guard WireIO.writeAll(3, out.bytes) else { return 0 }
-                out.bytes.removeAll(keepingCapacity: true)
+                // Replies go out together (one write, one wake-up of the
+                // host per batch); the host times each message by the
+                // progress page, not by the replies.
+                if out.bytes.count >= 1 << 16 {
+                    guard WireIO.writeAll(3, out.bytes) else { return 0 }
+                    out.bytes.removeAll(keepingCapacity: true)
+                }
             }
+            guard out.bytes.isEmpty || WireIO.writeAll(3, out.bytes) else { return 0 }
         }
         return 0
     }

@@ -40,8 +40,11 @@ public final class Supervisor {
     private let setup: [UInt8]
     /// The worker of each isolated plugin, by plugin id.
     private var assignment: [String: PluginWorker] = [:]
-    /// Why each disabled plugin was disabled, by plugin id.
-    private var disabled: [String: String] = [:]
+    /// Why each disabled plugin was disabled, by plugin id, and the first
+    /// message (`ChainWalk.order`) it is disabled for: messages before the
+    /// one it failed on, whose replies the dead worker took with it, are
+    /// rendered again with the plugin.
+    private var disabled: [String: (reason: String, from: UInt64)] = [:]
     private var workers: [PluginWorker] = []
     private var sequence: UInt64 = 0
 
@@ -84,9 +87,10 @@ public final class Supervisor {
         assignment.isEmpty ? nil : assignment[cls.pluginID]
     }
 
-    /// Why the plugin of `cls` is disabled, if it is.
-    func disabledReason(_ cls: RuntimeClass) -> String? {
-        disabled.isEmpty ? nil : disabled[cls.pluginID]
+    /// Why the plugin of `cls` is disabled for the message at `order`, if it is.
+    func disabledReason(_ cls: RuntimeClass, order: UInt64 = .max) -> String? {
+        guard !disabled.isEmpty, let entry = disabled[cls.pluginID], order >= entry.from else { return nil }
+        return entry.reason
     }
 
     /// Takes the slots whose walks wait for a worker through their chains:
@@ -122,7 +126,7 @@ public final class Supervisor {
             guard let walk = slot.walk else { continue }
             var end = walk.next
             while end < walk.steps.count, self.worker(for: walk.steps[end].cls) === worker,
-                  disabledReason(walk.steps[end].cls) == nil {
+                  disabledReason(walk.steps[end].cls, order: walk.order) == nil {
                 end += 1
             }
             sequence += 1
@@ -144,9 +148,16 @@ public final class Supervisor {
             answered += 1
         }
         guard let failure, answered < slots.count else { return }
-        // The first unanswered message was running when the worker failed:
-        // blame the step it was on. The messages after it wait for the next round.
-        let slot = slots[answered], span = spans[answered]
+        // The progress page says which message and step were running when
+        // the worker failed: blame that step (else the first unanswered
+        // message's first). Every other unanswered message (replies come a
+        // batch at a time, so some may have been rendered and lost) waits
+        // for the next round, in a new worker.
+        var blamed = answered
+        if let sequence = failure.sequence, let index = slots[answered...].firstIndex(where: { $0.sequence == sequence }) {
+            blamed = index
+        }
+        let slot = slots[blamed], span = spans[blamed]
         var step = span.lowerBound
         if failure.sequence == slot.sequence, let local = failure.step, span.lowerBound + local < span.upperBound {
             step = span.lowerBound + local
@@ -164,7 +175,8 @@ public final class Supervisor {
         crashed.detail = reason
         walk.crashes[step] = crashed
         if disabled[cls.pluginID] == nil {
-            disabled[cls.pluginID] = "\(cls.name) \(reason) on message \(slot.message.id.isEmpty ? "?" : slot.message.id)"
+            disabled[cls.pluginID] = ("\(cls.name) \(reason) on message \(slot.message.id.isEmpty ? "?" : slot.message.id)",
+                                      walk.order)
             let id = slot.message.id.isEmpty ? "(no id)" : slot.message.id
             slot.notes.append("\(cls.pluginID): \(cls.name) \(reason) on message \(id) (\(slot.source):\(slot.line)); disabled")
         }
@@ -206,7 +218,7 @@ public final class Supervisor {
             }
         }
         if let failure, disabled[cls.pluginID] == nil {
-            disabled[cls.pluginID] = "\(cls.name) \(failure.reason) while quoting a message"
+            disabled[cls.pluginID] = ("\(cls.name) \(failure.reason) while quoting a message", 0)
             notes.append("\(cls.pluginID): \(cls.name) \(failure.reason) while quoting a message; disabled")
         }
         return text
