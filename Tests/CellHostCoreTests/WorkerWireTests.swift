@@ -1,0 +1,115 @@
+import CellHostABI
+import XCTest
+@testable import CellHostCore
+
+/// The frames between the host and its render workers, and the plugin
+/// cache's record encoding: what one side writes the other reads back, and
+/// bytes cut short or corrupted are an error, never a trap.
+final class WorkerWireTests: XCTestCase {
+    func sampleReply() -> RenderReply {
+        var reply = RenderReply(sequence: 42)
+        reply.renderedStep = 1
+        reply.attempts = [.init(step: 0, result: "declined", detail: nil), .init(step: 1, result: "error", detail: "why")]
+        reply.logs = [.init(plugin: "p", level: 3, message: "log")]
+        reply.bytes = Array("hello world".utf8)
+        reply.items = [.text(start: 0, end: 5, style: .strong), .lineBreak, .text(start: 6, end: 11, style: []), .row(start: 0, count: 2)]
+        reply.cells = [cellhost_block_cell(codepoint: 0x2580, fg: 1, bg: 2, flags: 0),
+                       cellhost_block_cell(codepoint: 0x2584, fg: 3, bg: 4, flags: 0)]
+        reply.droppedLines = 7
+        return reply
+    }
+
+    func encoded(_ reply: RenderReply) -> [UInt8] {
+        var writer = WireWriter()
+        reply.encode(into: &writer)
+        return writer.bytes
+    }
+
+    func test_renderReply_roundTrips() throws {
+        var reader = WireReader(encoded(sampleReply()))
+        let decoded = try RenderReply.decode(&reader)
+        XCTAssertEqual(decoded.sequence, 42)
+        XCTAssertEqual(decoded.renderedStep, 1)
+        XCTAssertEqual(decoded.attempts.map(\.result), ["declined", "error"])
+        XCTAssertEqual(decoded.attempts.map(\.detail), [nil, "why"])
+        XCTAssertEqual(decoded.logs.map(\.message), ["log"])
+        XCTAssertEqual(decoded.bytes, Array("hello world".utf8))
+        XCTAssertEqual(decoded.items.count, 4)
+        XCTAssertEqual(decoded.cells.map(\.codepoint), [0x2580, 0x2584])
+        XCTAssertEqual(decoded.droppedLines, 7)
+    }
+
+    func test_renderReply_cutShortAnywhere_isAnError() {
+        let bytes = encoded(sampleReply())
+        for length in 0..<bytes.count {
+            var reader = WireReader(Array(bytes[..<length]))
+            XCTAssertThrowsError(try RenderReply.decode(&reader), "cut at \(length)")
+        }
+    }
+
+    func test_renderReply_withRangesOutsideItsContent_isAnError() {
+        var reply = sampleReply()
+        reply.items = [.text(start: 3, end: 400, style: [])]
+        var reader = WireReader(encoded(reply))
+        XCTAssertThrowsError(try RenderReply.decode(&reader))
+        reply.items = [.row(start: 1, count: 5)]
+        reader = WireReader(encoded(reply))
+        XCTAssertThrowsError(try RenderReply.decode(&reader))
+    }
+
+    func test_renderReply_everyByteFlipped_neverTraps() {
+        let bytes = encoded(sampleReply())
+        for index in bytes.indices {
+            for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                var corrupt = bytes
+                corrupt[index] ^= flip
+                var reader = WireReader(corrupt)
+                if let decoded = try? RenderReply.decode(&reader) {
+                    // Whatever decodes is safe to append: ranges were checked.
+                    CellCanvas().appendContent(of: decoded)
+                }
+            }
+        }
+    }
+
+    func test_renderRequest_roundTrips() throws {
+        let request = RenderRequest(plainText: true, sequence: 9, width: 70, flags: 3,
+                                    steps: [("A", "text"), ("B", "file")], record: Array(#"{"type":"text"}"#.utf8))
+        var writer = WireWriter()
+        request.encode(into: &writer)
+        var reader = WireReader(writer.bytes)
+        let decoded = try RenderRequest.decode(&reader)
+        XCTAssertTrue(decoded.plainText)
+        XCTAssertEqual(decoded.sequence, 9)
+        XCTAssertEqual(decoded.steps.map(\.className), ["A", "B"])
+        XCTAssertEqual(decoded.steps.map(\.messageClass), ["text", "file"])
+        XCTAssertEqual(decoded.record, request.record)
+    }
+
+    func test_pluginRecord_binaryCoding_roundTrips() throws {
+        var record = PluginRecord(file: "/p/x.so", state: .failed("killed by SIGSEGV while loading"))
+        record.id = "x"
+        record.abi = .init(major: 1, minor: 0)
+        record.classes = [ClassDescription(name: "C", superclass: "MessageCell", messageClasses: ["text"], rank: -3,
+                                           instanceSize: 16, methods: [.init(selector: "s", types: "v@:", imp: 1)])]
+        record.rejectedClasses = [.init(name: "D", reason: "r")]
+        record.messageClasses = [.init(name: "poll", parent: nil), .init(name: "quiz", parent: "poll")]
+        var writer = WireWriter()
+        record.encode(into: &writer)
+        var reader = WireReader(writer.bytes)
+        let decoded = try PluginRecord.decode(&reader)
+        XCTAssertEqual(decoded.failure, "killed by SIGSEGV while loading")
+        XCTAssertEqual(decoded.id, "x")
+        XCTAssertNil(decoded.version)
+        XCTAssertEqual(decoded.abi, .init(major: 1, minor: 0))
+        XCTAssertEqual(decoded.classes.first?.rank, -3)
+        XCTAssertEqual(decoded.classes.first?.methods.first?.implemented, true)
+        XCTAssertEqual(decoded.classes.first?.methods.first?.imp, 0, "IMPs are never cached")
+        XCTAssertEqual(decoded.rejectedClasses, record.rejectedClasses)
+        XCTAssertEqual(decoded.messageClasses, record.messageClasses)
+        for length in 0..<writer.bytes.count {
+            var cut = WireReader(Array(writer.bytes[..<length]))
+            XCTAssertThrowsError(try PluginRecord.decode(&cut), "cut at \(length)")
+        }
+    }
+}
