@@ -188,7 +188,7 @@ struct CommandLineTool {
         let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
         pipeline.start()
         CrashHandler.install(for: pipeline)
-        CrashHandler.watch(host.runtime, timeout: isolation.hostTimeout)
+        CrashHandler.watch(host.runtime.callProgress, timeout: isolation.hostTimeout)
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name

@@ -64,13 +64,13 @@ enum CrashHandler {
     /// Watches plugin calls made in this process: one that has not returned
     /// after `timeout` seconds ends the run like a crash (`timed out after
     /// 500 ms`). Checks four times per `timeout`.
-    static func watch(_ runtime: Runtime, timeout: Double) {
+    static func watch(_ calls: CallProgress, timeout: Double) {
         let thread = Thread {
             var last: UInt64 = 0
             var since = PluginScanner.now()
             while true {
                 usleep(useconds_t(max(5_000, min(timeout * 250_000, 1_000_000))))
-                let progress = runtime.callProgress.load(ordering: .acquiring)
+                let progress = calls.value
                 if progress != last || progress % 2 == 0 {
                     last = progress
                     since = PluginScanner.now()

@@ -39,6 +39,9 @@ public final class RenderPipeline: @unchecked Sendable {
     private var acquired = 0
     private var produced = 0
     private var unresolved: [RenderSlot] = []
+    /// A batch sent to the workers, collected before the next one is sent.
+    private var inFlight: (slots: [RenderSlot], flights: [Supervisor.Flight])?
+    private var resolving = false
     private var producedBytes = 0
     private var consumedSeen = 0
     private var consumedBytesSeen = 0
@@ -86,12 +89,15 @@ public final class RenderPipeline: @unchecked Sendable {
             acquired -= 1
             throw error
         }
-        if done && unresolved.isEmpty {
+        if done && unresolved.isEmpty && inFlight == nil {
             session.complete(slot)
             hand(slot)
         } else {
             unresolved.append(slot)
-            if unresolved.count >= batch { resolvePending() }
+            // A full batch goes to the workers; the previous one is
+            // collected first, so one batch is rendered in the workers
+            // while the next is read and parsed here.
+            if unresolved.count >= batch { resolvePending(wait: false) }
         }
     }
 
@@ -102,15 +108,32 @@ public final class RenderPipeline: @unchecked Sendable {
         commit(urgent: producedBytes - consumedBytesSeen > byteBudget)
     }
 
-    /// Finishes the records waiting for workers and hands them over, in order.
-    private func resolvePending() {
+    /// Finishes the batch in flight and the records waiting for workers,
+    /// and hands them over, in order. With `wait: false` the waiting ones
+    /// are only sent to the workers, and become the batch in flight.
+    private func resolvePending(wait: Bool = true) {
+        guard !resolving else { return }
+        resolving = true
+        defer { resolving = false }
+        if let flight = inFlight {
+            inFlight = nil
+            session.collect(flight.flights, flight.slots)
+            for slot in flight.slots {
+                session.complete(slot)
+                hand(slot)
+            }
+        }
         guard !unresolved.isEmpty else { return }
         let waiting = unresolved
         unresolved.removeAll(keepingCapacity: true)
-        session.resolve(waiting)
-        for slot in waiting {
-            session.complete(slot)
-            hand(slot)
+        if wait {
+            session.resolve(waiting)
+            for slot in waiting {
+                session.complete(slot)
+                hand(slot)
+            }
+        } else {
+            inFlight = (waiting, session.dispatch(waiting))
         }
     }
 

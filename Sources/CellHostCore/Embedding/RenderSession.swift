@@ -139,16 +139,24 @@ public final class RenderSession {
     /// Finishes the walks of `slots` that wait for workers (one batch per
     /// worker and round).
     func resolve(_ slots: [RenderSlot]) {
+        collect(dispatch(slots), slots)
+    }
+
+    /// Sends the walks of `slots` that wait for workers, without waiting
+    /// for the replies: `collect` takes them.
+    func dispatch(_ slots: [RenderSlot]) -> [Supervisor.Flight] {
+        guard let supervisor else { return [] }
+        defer { host.runtime.logCapture = nil }
+        return supervisor.dispatch(slots, renderer: renderer) { [host] slot in host.runtime.logCapture = slot }
+    }
+
+    /// Takes the replies of `flights` and ends every walk of `slots`.
+    func collect(_ flights: [Supervisor.Flight], _ slots: [RenderSlot]) {
         guard let supervisor else { return }
-        let waiting = slots.filter { $0.walk != nil && $0.outcome == nil }
-        guard !waiting.isEmpty else { return }
         let renderer = self.renderer
+        supervisor.collect(flights, slots, renderer: renderer) { [host] slot in host.runtime.logCapture = slot }
         host.runtime.logCapture = nil
-        supervisor.resolve(waiting, renderer: renderer) { [host] slot in
-            host.runtime.logCapture = slot
-        }
-        host.runtime.logCapture = nil
-        for slot in waiting {
+        for slot in slots where slot.outcome == nil {
             guard let walk = slot.walk else { continue }
             slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
         }

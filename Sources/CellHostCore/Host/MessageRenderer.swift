@@ -112,9 +112,9 @@ struct MessageRenderer {
             walk.next += 1
             beforeStep?(index)
             runtime.activeClass = step.cls
-            runtime.callProgress.add(1, ordering: .releasing)
+            runtime.callProgress.step()
             defer {
-                runtime.callProgress.add(1, ordering: .releasing)
+                runtime.callProgress.step()
                 runtime.activeClass = nil
             }
             if let reason = step.cls.ensureBound() {

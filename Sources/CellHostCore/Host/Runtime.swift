@@ -48,6 +48,19 @@ public struct ClassRejection: Error, CustomStringConvertible, Sendable {
     public var description: String { "class '\(className)' rejected: \(reason)" }
 }
 
+/// Counts plugin calls, twice each (odd while one runs), so that a watchdog
+/// on another thread can tell a call that does not return.
+public final class CallProgress: Sendable {
+    private let count = Atomic<UInt64>(0)
+
+    init() {}
+
+    func step() { count.add(1, ordering: .releasing) }
+
+    /// The count now: odd while a call runs.
+    public var value: UInt64 { count.load(ordering: .acquiring) }
+}
+
 /// Receives log lines and diagnostics; the CLI prints them on stderr.
 public protocol DiagnosticSink: AnyObject {
     func pluginLog(plugin: String, level: cellhost_log_level, message: String)
@@ -101,10 +114,8 @@ public final class Runtime {
     /// The class whose method the render path is calling (for the crash
     /// diagnostic of `--isolation none`).
     public internal(set) var activeClass: RuntimeClass?
-    /// Counts the render path's plugin calls, twice each (odd while one
-    /// runs), so that a watchdog on another thread can tell a call that
-    /// does not return (`--isolation none`).
-    public let callProgress = Atomic<UInt64>(0)
+    /// Counts the render path's plugin calls (`CallProgress`).
+    public let callProgress = CallProgress()
 
     /// While set, plugin log lines go here instead of to `diagnostics`: a
     /// render session keeps them with the message being rendered, so they

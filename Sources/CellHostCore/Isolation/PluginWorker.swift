@@ -76,38 +76,77 @@ final class PluginWorker {
         var step: Int?
     }
 
+    // A batch in flight: sent (or being sent) and not fully answered.
+    private var expected: [UInt64] = []
+    private var answered = 0
+    private var outgoing: [UInt8] = []
+    private var sent = 0
+    private var incoming: [UInt8] = []
+    private var early: [RenderReply] = []
+    private var deadline = 0.0
+    private var seen: (UInt64, UInt64) = (0, 0)
+    private var timeout = 0.5
+
     /// Sends `batch` and hands each reply to `receive`, in order. Returns nil
     /// when every request was answered; else the failure (the worker is then
     /// stopped, and `start` must be called again).
     func exchange(_ batch: [RenderRequest], timeout: Double, receive: (RenderReply) -> Void) -> Failure? {
+        if let failure = submit(batch, timeout: timeout) { return failure }
+        return collect(receive)
+    }
+
+    /// Sends `batch` without waiting for the replies (`collect` takes them):
+    /// the host can prepare the next batch meanwhile. Replies that arrive
+    /// while sending are kept.
+    func submit(_ batch: [RenderRequest], timeout: Double) -> Failure? {
         var writer = WireWriter()
         let frame = writer.begin(WorkerFrame.render)
         writer.u32(UInt32(batch.count))
         for request in batch { request.encode(into: &writer) }
         writer.finish(frame)
-        var outgoing = writer.bytes
-        var sent = 0
-        var incoming: [UInt8] = []
-        var answered = 0
-        // A message may take `timeout`: the deadline moves on whenever the
-        // progress page shows the worker on another message or step, or a
-        // reply arrives (replies come a batch at a time).
-        var deadline = PluginScanner.now() + timeout + (fresh ? Self.startAllowance : 0)
-        var seen = rawProgress()
+        expected = batch.map(\.sequence)
+        answered = 0
+        early.removeAll()
+        outgoing = writer.bytes
+        sent = 0
+        self.timeout = timeout
+        deadline = PluginScanner.now() + timeout + (fresh ? Self.startAllowance : 0)
+        seen = rawProgress()
         fresh = false
+        return pump(untilSent: true) { early.append($0) }
+    }
+
+    /// Takes the replies of the batch `submit` sent, in order.
+    func collect(_ receive: (RenderReply) -> Void) -> Failure? {
+        for reply in early { receive(reply) }
+        early.removeAll()
+        return pump(untilSent: false, receive: receive)
+    }
+
+    /// Moves bytes both ways until the batch is sent (`untilSent`) or fully
+    /// answered. A message may take `timeout`: the deadline moves on
+    /// whenever a reply arrives or the progress page shows the worker on
+    /// another message or step (replies come a batch at a time).
+    private func pump(untilSent: Bool, receive: (RenderReply) -> Void) -> Failure? {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while answered < batch.count {
-            let remaining = deadline - PluginScanner.now()
-            if remaining <= 0 {
-                let progress = readProgress()
-                _ = stopped(kill: true)
-                return Failure(reason: "timed out after \(Int((timeout * 1000).rounded())) ms", sequence: progress.sequence,
-                               step: progress.step)
+        while untilSent ? sent < outgoing.count : answered < expected.count {
+            if PluginScanner.now() >= deadline {
+                let now = rawProgress()
+                if now != seen {
+                    seen = now
+                    deadline = PluginScanner.now() + timeout
+                } else {
+                    let progress = readProgress()
+                    _ = stopped(kill: true)
+                    return Failure(reason: "timed out after \(Int((timeout * 1000).rounded())) ms", sequence: progress.sequence,
+                                   step: progress.step)
+                }
             }
+            let remaining = deadline - PluginScanner.now()
             var fds = [pollfd(fd: replies, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: requests, events: sent < outgoing.count ? Int16(POLLOUT) : 0, revents: 0)]
             let slice = min(remaining, max(timeout / 4, 0.001))
-            let ready = poll(&fds, 2, Int32(min(slice * 1000 + 1, 60_000)))
+            let ready = poll(&fds, 2, Int32(max(1, min(slice * 1000 + 1, 60_000))))
             if ready < 0 && errno != EINTR { return died() }
             if ready <= 0 {
                 let now = rawProgress()
@@ -122,7 +161,6 @@ final class PluginWorker {
                     Glibc.send(requests, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
                 }
                 if written > 0 { sent += written } else if written < 0 && errno != EAGAIN && errno != EINTR { return died() }
-                if sent == outgoing.count { outgoing = [] ; sent = 0 }
             } else if fds[1].revents & Int16(POLLERR | POLLHUP) != 0 && sent < outgoing.count {
                 return died()
             }
@@ -139,8 +177,8 @@ final class PluginWorker {
                     let payload = Array(incoming[(consumed + 4)..<(consumed + 4 + Int(length))])
                     consumed += 4 + Int(length)
                     var reader = WireReader(payload, offset: 1)
-                    guard payload.first == WorkerFrame.reply, let reply = try? RenderReply.decode(&reader),
-                          reply.sequence == batch[answered].sequence else {
+                    guard answered < expected.count, payload.first == WorkerFrame.reply,
+                          let reply = try? RenderReply.decode(&reader), reply.sequence == expected[answered] else {
                         let progress = readProgress()
                         _ = stopped(kill: true)
                         return Failure(reason: "sent a malformed reply", sequence: progress.sequence, step: progress.step)
@@ -152,6 +190,7 @@ final class PluginWorker {
                 if consumed > 0 { incoming.removeFirst(consumed) }
             }
         }
+        if sent == outgoing.count { outgoing = []; sent = 0 }
         return nil
     }
 
@@ -203,6 +242,10 @@ final class PluginWorker {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         pid = -1
+        expected = []
+        incoming = []
+        outgoing = []
+        early = []
         for fd in [requests, replies, progress] where fd >= 0 { close(fd) }
         requests = -1; replies = -1; progress = -1
         let signal = status & 0x7F

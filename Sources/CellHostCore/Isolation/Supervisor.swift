@@ -93,33 +93,57 @@ public final class Supervisor {
         return entry.reason
     }
 
+    /// Batches sent to workers whose replies are not taken yet.
+    struct Flight {
+        let worker: PluginWorker
+        let slots: [RenderSlot]
+        let spans: [Range<Int>]
+        /// Set when the worker could not be started.
+        var startFailure: String?
+        /// Set when sending failed.
+        var failure: PluginWorker.Failure?
+    }
+
     /// Takes the slots whose walks wait for a worker through their chains:
     /// each worker gets one batch per round; a reply either renders the
     /// message or passes it on to the next step, which may run in this
-    /// process or in another worker.
-    /// `capturing` is called before each slot's in-process steps run, to
-    /// route what plugins log to that slot.
+    /// process or in another worker. `capturing` is called before each
+    /// slot's in-process steps run, to route what plugins log to that slot.
     func resolve(_ slots: [RenderSlot], renderer: MessageRenderer, capturing: (RenderSlot) -> Void) {
-        while true {
-            var batches: [(worker: PluginWorker, slots: [RenderSlot])] = []
-            for slot in slots {
-                guard let walk = slot.walk, walk.outcome == nil else { continue }
-                capturing(slot)
-                guard let worker = renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags) else {
-                    continue
-                }
-                if let index = batches.firstIndex(where: { $0.worker === worker }) {
-                    batches[index].slots.append(slot)
-                } else {
-                    batches.append((worker, [slot]))
-                }
+        collect(dispatch(slots, renderer: renderer, capturing: capturing), slots, renderer: renderer, capturing: capturing)
+    }
+
+    /// The first round of `resolve` without its replies: walks each slot as
+    /// far as this process goes and sends each worker its batch. `collect`
+    /// finishes; the host prepares the next records meanwhile.
+    func dispatch(_ slots: [RenderSlot], renderer: MessageRenderer, capturing: (RenderSlot) -> Void) -> [Flight] {
+        var batches: [(worker: PluginWorker, slots: [RenderSlot])] = []
+        for slot in slots {
+            guard let walk = slot.walk, walk.outcome == nil else { continue }
+            capturing(slot)
+            guard let worker = renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags) else {
+                continue
             }
-            if batches.isEmpty { return }
-            for (worker, group) in batches { exchange(worker, group, renderer: renderer) }
+            if let index = batches.firstIndex(where: { $0.worker === worker }) {
+                batches[index].slots.append(slot)
+            } else {
+                batches.append((worker, [slot]))
+            }
+        }
+        return batches.map { send($0.worker, $0.slots) }
+    }
+
+    /// Takes the replies of `flights`, then runs further rounds until every
+    /// walk of `slots` has ended.
+    func collect(_ flights: [Flight], _ slots: [RenderSlot], renderer: MessageRenderer, capturing: (RenderSlot) -> Void) {
+        var flights = flights
+        while !flights.isEmpty {
+            for flight in flights { land(flight, renderer: renderer) }
+            flights = dispatch(slots, renderer: renderer, capturing: capturing)
         }
     }
 
-    private func exchange(_ worker: PluginWorker, _ slots: [RenderSlot], renderer: MessageRenderer) {
+    private func send(_ worker: PluginWorker, _ slots: [RenderSlot]) -> Flight {
         var requests: [RenderRequest] = []
         var spans: [Range<Int>] = []
         for slot in slots {
@@ -137,22 +161,33 @@ public final class Supervisor {
                                           record: slot.message.document.bytes))
         }
         if !worker.isRunning, let problem = worker.start(executable: settings.executable, setup: setup) {
+            return Flight(worker: worker, slots: slots, spans: spans, startFailure: problem)
+        }
+        return Flight(worker: worker, slots: slots, spans: spans, failure: worker.submit(requests, timeout: settings.timeout))
+    }
+
+    /// Applies a flight's replies. When the worker failed, the progress page
+    /// says which message and step were running: that step is blamed (else
+    /// the first unanswered message's first). Every other unanswered message
+    /// (replies come a batch at a time, so some may have been rendered and
+    /// lost) waits for the next round, in a new worker.
+    private func land(_ flight: Flight, renderer: MessageRenderer) {
+        let slots = flight.slots, spans = flight.spans
+        if let problem = flight.startFailure {
             // Without a worker, its plugins cannot run: each waiting message
             // goes on down its chain.
             for (slot, span) in zip(slots, spans) { fail(slot, span: span, step: span.lowerBound, reason: problem) }
             return
         }
         var answered = 0
-        let failure = worker.exchange(requests, timeout: settings.timeout) { reply in
-            apply(reply, to: slots[answered], span: spans[answered], renderer: renderer)
-            answered += 1
+        var failure = flight.failure
+        if failure == nil {
+            failure = flight.worker.collect { reply in
+                apply(reply, to: slots[answered], span: spans[answered], renderer: renderer)
+                answered += 1
+            }
         }
         guard let failure, answered < slots.count else { return }
-        // The progress page says which message and step were running when
-        // the worker failed: blame that step (else the first unanswered
-        // message's first). Every other unanswered message (replies come a
-        // batch at a time, so some may have been rendered and lost) waits
-        // for the next round, in a new worker.
         var blamed = answered
         if let sequence = failure.sequence, let index = slots[answered...].firstIndex(where: { $0.sequence == sequence }) {
             blamed = index
