@@ -61,19 +61,18 @@ public final class CallInterface {
                                 owned: inout [UnsafeMutablePointer<ffi_type>],
                                 lists: inout [UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>]) -> UnsafeMutablePointer<ffi_type> {
         switch type {
-        case .void: return withUnsafeMutablePointer(to: &ffi_type_void) { $0 }
-        case .bool, .unsignedChar: return withUnsafeMutablePointer(to: &ffi_type_uint8) { $0 }
-        case .char: return withUnsafeMutablePointer(to: &ffi_type_sint8) { $0 }
-        case .short: return withUnsafeMutablePointer(to: &ffi_type_sint16) { $0 }
-        case .unsignedShort: return withUnsafeMutablePointer(to: &ffi_type_uint16) { $0 }
-        case .int: return withUnsafeMutablePointer(to: &ffi_type_sint32) { $0 }
-        case .unsignedInt: return withUnsafeMutablePointer(to: &ffi_type_uint32) { $0 }
-        case .long, .longLong: return withUnsafeMutablePointer(to: &ffi_type_sint64) { $0 }
-        case .unsignedLong, .unsignedLongLong: return withUnsafeMutablePointer(to: &ffi_type_uint64) { $0 }
-        case .float: return withUnsafeMutablePointer(to: &ffi_type_float) { $0 }
-        case .double: return withUnsafeMutablePointer(to: &ffi_type_double) { $0 }
-        case .cString, .object, .selector, .pointer, .opaqueStruct:
-            return withUnsafeMutablePointer(to: &ffi_type_pointer) { $0 }
+        case .void: return Builtin.void
+        case .bool, .unsignedChar: return Builtin.uint8
+        case .char: return Builtin.sint8
+        case .short: return Builtin.sint16
+        case .unsignedShort: return Builtin.uint16
+        case .int: return Builtin.sint32
+        case .unsignedInt: return Builtin.uint32
+        case .long, .longLong: return Builtin.sint64
+        case .unsignedLong, .unsignedLongLong: return Builtin.uint64
+        case .float: return Builtin.float
+        case .double: return Builtin.double
+        case .cString, .object, .selector, .pointer, .opaqueStruct: return Builtin.pointer
         case .structure(_, let fields):
             let elements = UnsafeMutablePointer<UnsafeMutablePointer<ffi_type>?>.allocate(capacity: fields.count + 1)
             for (index, field) in fields.enumerated() {
@@ -88,5 +87,24 @@ public final class CallInterface {
             lists.append(elements)
             return structType
         }
+    }
+
+    /// libffi's built-in types, their addresses taken once. `&ffi_type_…` is
+    /// a modifying access to a C global: taken per call, two threads
+    /// preparing interfaces at once (two `CellHost`s loading plugins) race,
+    /// as ThreadSanitizer reports (Scripts/sanitize.sh thread).
+    private enum Builtin {
+        static let void = withUnsafeMutablePointer(to: &ffi_type_void) { $0 }
+        static let uint8 = withUnsafeMutablePointer(to: &ffi_type_uint8) { $0 }
+        static let sint8 = withUnsafeMutablePointer(to: &ffi_type_sint8) { $0 }
+        static let uint16 = withUnsafeMutablePointer(to: &ffi_type_uint16) { $0 }
+        static let sint16 = withUnsafeMutablePointer(to: &ffi_type_sint16) { $0 }
+        static let uint32 = withUnsafeMutablePointer(to: &ffi_type_uint32) { $0 }
+        static let sint32 = withUnsafeMutablePointer(to: &ffi_type_sint32) { $0 }
+        static let uint64 = withUnsafeMutablePointer(to: &ffi_type_uint64) { $0 }
+        static let sint64 = withUnsafeMutablePointer(to: &ffi_type_sint64) { $0 }
+        static let float = withUnsafeMutablePointer(to: &ffi_type_float) { $0 }
+        static let double = withUnsafeMutablePointer(to: &ffi_type_double) { $0 }
+        static let pointer = withUnsafeMutablePointer(to: &ffi_type_pointer) { $0 }
     }
 }
