@@ -1,9 +1,11 @@
 #include <ffi.h>
 
 /* libffi describes its scalar types with C globals (ffi_type_sint32, ...).
- * Swift 6 treats a reference to a mutable C global as a data race, so Swift
- * code takes their addresses through these accessors; libffi never writes
- * to them. */
+ * `&ffi_type_void` in Swift is a modifying access to a C global: Swift 6
+ * rejects it, and ThreadSanitizer reports two threads preparing call
+ * interfaces at once (two CellHost instances loading plugins) as a race.
+ * Swift takes their addresses through these accessors instead; libffi never
+ * writes to them. */
 static inline ffi_type *cellhost_ffi_void(void) { return &ffi_type_void; }
 static inline ffi_type *cellhost_ffi_uint8(void) { return &ffi_type_uint8; }
 static inline ffi_type *cellhost_ffi_sint8(void) { return &ffi_type_sint8; }

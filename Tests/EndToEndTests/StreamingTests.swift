@@ -76,14 +76,7 @@ final class StreamingTests: EndToEndTestCase {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["render"] + args
-        var environment = [
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-            "HOME": tempRoot.path,
-            "XDG_DATA_HOME": dataHome.path,
-            "XDG_CONFIG_HOME": configHome.path,
-        ]
-        environment.merge(renderEnvironment()) { _, given in given }
-        process.environment = environment
+        process.environment = cleanEnvironment(renderEnvironment())
         process.currentDirectoryURL = tempRoot
         let input = Pipe()
         let output = Pipe()

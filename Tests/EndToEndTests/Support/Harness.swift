@@ -208,7 +208,8 @@ class EndToEndTestCase: XCTestCase {
     }
 
     /// The environment every run starts from: PATH, and HOME and the XDG
-    /// directories pointing into the test's scratch space; `env` on top.
+    /// directories pointing into the test's scratch space, the sanitizer
+    /// options when set; `env` on top.
     func cleanEnvironment(_ env: [String: String]) -> [String: String] {
         var environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
@@ -216,6 +217,10 @@ class EndToEndTestCase: XCTestCase {
             "XDG_DATA_HOME": dataHome.path,
             "XDG_CONFIG_HOME": configHome.path,
         ]
+        // Sanitizer settings (Scripts/sanitize.sh) reach the sanitized binary.
+        for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
+            if let value = ProcessInfo.processInfo.environment[name] { environment[name] = value }
+        }
         environment.merge(env) { _, given in given }
         return environment
     }
