@@ -110,8 +110,9 @@ public final class RenderSession {
         slot.kind = .message
         slot.line = line
         slot.canvas.reset()
-        slot.logs.removeAll()
-        slot.notes.removeAll()
+        // Checked first: removeAll costs a uniqueness check even when empty.
+        if !slot.logs.isEmpty { slot.logs.removeAll() }
+        if !slot.notes.isEmpty { slot.notes.removeAll() }
         slot.outcome = nil
         slot.walk = nil
         slot.canvas.limits = limits
