@@ -253,3 +253,16 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.width(of: Sanitizer.sanitize("\u{202E}")), 8)
     }
 }
+
+/// `sanitizeLines`, used for the `list-plugins` report: each line on its own.
+final class SanitizeLinesTests: XCTestCase {
+    func test_eachLineIsSanitizedOnItsOwn_andNewlinesStay() {
+        let text = "plugin \u{1B}]0;title-never-ended\nnext line\n\u{07}bell\n"
+        XCTAssertEqual(Sanitizer.sanitizeLines(text), "plugin \nnext line\n␇bell\n")
+    }
+
+    func test_emptyTextAndEmptyLines_areKept() {
+        XCTAssertEqual(Sanitizer.sanitizeLines(""), "")
+        XCTAssertEqual(Sanitizer.sanitizeLines("\n\n"), "\n\n")
+    }
+}

@@ -127,8 +127,22 @@ public struct PluginReport {
 }
 
 extension Sanitizer {
-    /// Sanitizes each line of a multi-line text, keeping the newlines.
+    /// Sanitizes each line of a multi-line text on its own (an escape
+    /// sequence left open on one line cannot hide the next), keeping the
+    /// newlines.
     static func sanitizeLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { sanitize(String($0)) }.joined(separator: "\n")
+        var text = text
+        var output: [UInt8] = []
+        text.withUTF8 { bytes in
+            output.reserveCapacity(bytes.count)
+            var start = 0
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+                _ = sanitize(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &output)
+                if end < bytes.count { output.append(0x0A) }
+                start = end + 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -131,14 +131,24 @@ public final class Runtime {
         diagnostics?.pluginLog(plugin: plugin, level: level, message: message)
     }
 
+    /// Call interfaces by type encoding: methods with one encoding (every
+    /// `renderMessage:context:into:`) share one, parsed and prepared once.
+    private var interfaces: [String: CallInterface] = [:]
+    static let maximumCachedInterfaces = 4096
+
     /// Builds a method, parsing and checking its encoding.
     func makeMethod(_ description: ClassDescription.MethodDescription, owner: RuntimeClass) throws -> Method {
         let encoding: MethodTypeEncoding
-        do {
-            encoding = try MethodTypeEncoding(parsing: description.types)
-        } catch let error as TypeEncodingError {
-            throw ClassRejection(className: owner.name,
-                                 reason: "selector '\(description.selector)': \(error)")
+        let cached = interfaces[description.types]
+        if let cached {
+            encoding = cached.encoding
+        } else {
+            do {
+                encoding = try MethodTypeEncoding(parsing: description.types)
+            } catch let error as TypeEncodingError {
+                throw ClassRejection(className: owner.name,
+                                     reason: "selector '\(description.selector)': \(error)")
+            }
         }
         let wellKnown = WellKnownSelector(rawValue: description.selector)
         if let wellKnown, encoding.canonical != wellKnown.requiredEncoding {
@@ -149,7 +159,13 @@ public final class Runtime {
             throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
         }
         let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
-        let interface = try CallInterface(encoding: encoding)
+        let interface: CallInterface
+        if let cached {
+            interface = cached
+        } else {
+            interface = try CallInterface(encoding: encoding)
+            if interfaces.count < Self.maximumCachedInterfaces { interfaces[description.types] = interface }
+        }
         return Method(selector: description.selector, selectorPointer: selectors.intern(description.selector),
                       types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
     }
