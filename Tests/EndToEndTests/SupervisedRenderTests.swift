@@ -62,6 +62,19 @@ final class SupervisedRenderTests: EndToEndTestCase {
         XCTAssertEqual(stderr, "", "an error result is a normal fallback, not a crash")
     }
 
+    func test_aWorkerClassThatDeclines_passesTheMessageToTheNextCandidateInTheHost() throws {
+        try compileFixture("declining_text_cell.c")
+        for mode in ["auto", "shared", "each"] {
+            let (messages, stderr) = try renderJSON([#"{"id":"1","type":"text","text":"kept"}"#],
+                                                    extraArgs: ["--isolation", mode])
+            XCTAssertEqual(messages.first?.className, "TextMessageCell", mode)
+            XCTAssertEqual(messages.first?.lines.last, "┃ kept", mode)
+            XCTAssertEqual(messages.first?.fallback?.chain.map(\.result), [.declined], mode)
+            XCTAssertEqual(messages.first?.fallback?.chain.first?.className, "DecliningTextCell", mode)
+            XCTAssertEqual(stderr, "", mode)
+        }
+    }
+
     func test_eachMode_disablesOnlyThePluginThatCrashed() throws {
         try hostile("segv", ["-DRENDER_SEGV"])
         try compileFixture("text_rank5.c")
