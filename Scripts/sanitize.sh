@@ -43,6 +43,9 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Scripts/lsan.supp:print_suppressions=0}
 export CELLHOST_BIN=$root/$scratch/debug/cellhost
+# Sanitized binaries run several times slower: give each end-to-end run more
+# time before the harness calls it hung.
+export CELLHOST_TEST_TIME_SCALE=${CELLHOST_TEST_TIME_SCALE:-8}
 
 # The sanitizer runtime is linked statically into the executables; export its
 # symbols so the instrumented plugins the tests dlopen can bind to them

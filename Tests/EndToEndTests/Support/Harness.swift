@@ -60,6 +60,15 @@ class EndToEndTestCase: XCTestCase {
         return packageRoot.appendingPathComponent(".build/debug/cellhost")
     }
 
+    /// Multiplies every run's time limit: `CELLHOST_TEST_TIME_SCALE` (say 8
+    /// under a sanitizer, which makes the binary several times slower),
+    /// else 1. The limits only stop a run that hangs; no test asserts speed.
+    static let timeScale: Double = {
+        guard let text = ProcessInfo.processInfo.environment["CELLHOST_TEST_TIME_SCALE"],
+              let value = Double(text), value >= 1, value <= 1000 else { return 1 }
+        return value
+    }()
+
     // MARK: - Per-test state
 
     private(set) var binary: URL!
@@ -270,7 +279,7 @@ class EndToEndTestCase: XCTestCase {
         }
 
         var timedOut = false
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
+        if finished.wait(timeout: .now() + timeout * Self.timeScale) == .timedOut {
             timedOut = true
             process.terminate()
             if finished.wait(timeout: .now() + 5) == .timedOut {
