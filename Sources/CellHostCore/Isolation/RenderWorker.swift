@@ -17,12 +17,22 @@ public enum RenderWorker {
     /// Layout of the progress page: u64 sequence, u32 step, u32 running.
     static let progressSize = 16
 
+    /// True when ThreadSanitizer's or AddressSanitizer's runtime is in the process.
+    static var sanitizerRuntimeLoaded: Bool {
+        let handle = dlopen(nil, RTLD_NOW)
+        defer { if let handle { dlclose(handle) } }
+        return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
+    }
+
     /// The worker's main loop; returns the exit status.
     public static func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         guard let payload = WireIO.readFrame(0), payload.first == WorkerFrame.setup,
               let setup = try? JSONDecoder().decode(WorkerSetup.self, from: Data(payload.dropFirst())) else { return 2 }
-        if setup.memoryLimit > 0 {
+        // A sanitizer's runtime reserves terabytes of address space for its
+        // shadow memory: an address-space limit would kill the worker at
+        // start, so sanitizer builds (for the project's tests) run without it.
+        if setup.memoryLimit > 0 && !sanitizerRuntimeLoaded {
             var limit = rlimit(rlim_cur: rlim_t(setup.memoryLimit), rlim_max: rlim_t(setup.memoryLimit))
             setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
         }
