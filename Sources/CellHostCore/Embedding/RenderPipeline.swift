@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs a `RenderSession` on two threads: the caller's thread parses records
 /// and calls the plugins (stage one), a second thread wraps, lays out and
@@ -183,6 +184,7 @@ public final class RenderPipeline: @unchecked Sendable {
     private func commit(urgent: Bool) {
         if urgent { resolvePending() }
         produced += 1
+        handedOver.store(produced, ordering: .releasing)
         guard urgent || produced - published >= batch else { return }
         condition.lock()
         published = produced
@@ -196,7 +198,10 @@ public final class RenderPipeline: @unchecked Sendable {
 
     private var drainRequested = false
     private var drained = false
+    /// Guarded by `condition`.
     private var outputThread: pthread_t?
+    /// `produced`, for a crash handler on another thread (the watchdog).
+    private let handedOver = Atomic<Int>(0)
     /// The record being prepared, for the crash diagnostic.
     private var current: RenderSlot?
 
@@ -223,10 +228,12 @@ public final class RenderPipeline: @unchecked Sendable {
     /// thread and waits, at most `timeout` seconds, until they are written.
     /// Returns false when it could not (the crash is on the output thread).
     public func drainAfterCrash(timeout: Double = 5) -> Bool {
-        if let outputThread, pthread_equal(outputThread, pthread_self()) != 0 { return false }
         condition.lock()
         defer { condition.unlock() }
-        published = produced
+        if let outputThread, pthread_equal(outputThread, pthread_self()) != 0 { return false }
+        // `produced` belongs to the reading thread, which is stuck or
+        // crashed: its published copy says how many slots are complete.
+        published = handedOver.load(ordering: .acquiring)
         drainRequested = true
         condition.broadcast()
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -237,7 +244,9 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     private func runOutput() {
+        condition.lock()
         outputThread = pthread_self()
+        condition.unlock()
         var next = 0
         var bytesDone = 0
         while true {
