@@ -100,7 +100,7 @@ struct MessageRenderer {
                     if let crashed = walk.crashes[index] {
                         walk.attempts.append(crashed)
                     } else {
-                        var skipped = attempt(step, "disabled")
+                        var skipped = Self.attempt(step, "disabled")
                         skipped.detail = reason
                         walk.attempts.append(skipped)
                     }
@@ -118,7 +118,7 @@ struct MessageRenderer {
                 runtime.activeClass = nil
             }
             if let reason = step.cls.ensureBound() {
-                var failed = attempt(step, "error")
+                var failed = Self.attempt(step, "error")
                 failed.detail = reason
                 walk.attempts.append(failed)
                 continue
@@ -130,7 +130,7 @@ struct MessageRenderer {
                     runtime.dispatcher.canRender(check, receiver: object.handle, message: message.handle, context: $0)
                 }
                 if !accepted {
-                    walk.attempts.append(attempt(step, "declined"))
+                    walk.attempts.append(Self.attempt(step, "declined"))
                     continue
                 }
             }
@@ -145,9 +145,9 @@ struct MessageRenderer {
             }
             canvas.rollBack(to: mark)
             if result == Int32(CELLHOST_DECLINED.rawValue) {
-                walk.attempts.append(attempt(step, "declined"))
+                walk.attempts.append(Self.attempt(step, "declined"))
             } else {
-                var failed = attempt(step, "error")
+                var failed = Self.attempt(step, "error")
                 failed.detail = runtime.lastError[method.owner.pluginID]
                 walk.attempts.append(failed)
             }
@@ -171,7 +171,7 @@ struct MessageRenderer {
         return outcome
     }
 
-    func attempt(_ step: Registry.Step, _ result: String) -> FallbackAttempt {
+    static func attempt(_ step: Registry.Step, _ result: String) -> FallbackAttempt {
         FallbackAttempt(messageClass: step.messageClass, className: step.cls.name, pluginID: step.cls.pluginID, result: result)
     }
 

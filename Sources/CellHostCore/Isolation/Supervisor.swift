@@ -176,7 +176,7 @@ public final class Supervisor {
         if let problem = flight.startFailure {
             // Without a worker, its plugins cannot run: each waiting message
             // goes on down its chain.
-            for (slot, span) in zip(slots, spans) { fail(slot, span: span, step: span.lowerBound, reason: problem) }
+            for (slot, span) in zip(slots, spans) { fail(slot, step: span.lowerBound, reason: problem) }
             return
         }
         var answered = 0
@@ -197,16 +197,16 @@ public final class Supervisor {
         if failure.sequence == slot.sequence, let local = failure.step, span.lowerBound + local < span.upperBound {
             step = span.lowerBound + local
         }
-        fail(slot, span: span, step: step, reason: failure.reason)
+        fail(slot, step: step, reason: failure.reason)
     }
 
     /// Records that the class at `step` failed on `slot`'s message with
     /// `reason`, disables its plugin, and moves the walk past it. The steps
     /// before it, run in the dead worker, are asked again in the next one.
-    private func fail(_ slot: RenderSlot, span: Range<Int>, step: Int, reason: String) {
+    private func fail(_ slot: RenderSlot, step: Int, reason: String) {
         guard let walk = slot.walk else { return }
         let cls = walk.steps[step].cls
-        var crashed = MessageRenderer(runtime: cls.runtime!).attempt(walk.steps[step], "crashed")
+        var crashed = MessageRenderer.attempt(walk.steps[step], "crashed")
         crashed.detail = reason
         walk.crashes[step] = crashed
         if disabled[cls.pluginID] == nil {
@@ -224,7 +224,7 @@ public final class Supervisor {
         }
         for attempt in reply.attempts where span.lowerBound + attempt.step < span.upperBound {
             let step = walk.steps[span.lowerBound + attempt.step]
-            var recorded = renderer.attempt(step, attempt.result == "declined" ? "declined" : "error")
+            var recorded = MessageRenderer.attempt(step, attempt.result == "declined" ? "declined" : "error")
             recorded.detail = attempt.detail
             walk.attempts.append(recorded)
         }

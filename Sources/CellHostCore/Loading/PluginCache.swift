@@ -108,16 +108,7 @@ public struct PluginCache {
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return "cannot write the plugin cache \(temporary): \(String(cString: strerror(errno)))" }
-        let failure: String? = data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return String(cString: strerror(errno)) }
-                offset += written
-            }
-            return nil
-        }
+        let failure: String? = WireIO.writeAll(fd, data) ? nil : String(cString: strerror(errno))
         if close(fd) != 0 || failure != nil {
             unlink(temporary)
             return "cannot write the plugin cache \(temporary): \(failure ?? String(cString: strerror(errno)))"

@@ -63,7 +63,6 @@ public struct PluginLoader {
         case .inProcess:
             for index in acceptable {
                 if let library = PluginLibrary.open(records[index].file, record: &records[index], runtime: runtime) {
-                    runtime.pluginContexts[library.context.pluginID] = library.context
                     plugins[index] = LazyPlugin(opened: library)
                 }
             }

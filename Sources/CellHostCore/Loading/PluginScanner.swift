@@ -188,16 +188,5 @@ public struct PluginScanner {
         return 0
     }
 
-    private static func send(_ line: String) -> Bool {
-        var line = line
-        return line.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(3, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 { if errno == EINTR { continue }; return false }
-                offset += written
-            }
-            return true
-        }
-    }
+    private static func send(_ line: String) -> Bool { WireIO.writeAll(3, Array(line.utf8)) }
 }
