@@ -66,6 +66,13 @@ final class InputErrorTests: EndToEndTestCase {
                                reasonWords: ["array"])
     }
 
+    func test_jsonArrayOnALine_diagnosticIsTheWordingDocsCliQuotes() throws {
+        let input = try writeFile("chat.jsonl", Data((#"{"id":"a","type":"text","text":"x"}"# + "\n[1]\n").utf8), in: scratchDir)
+        let result = try run(["render", input.path, "--format", "plain"], env: defaultEnvironment)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "cellhost: \(input.path):2: expected a JSON object, found an array at column 1\n")
+    }
+
     func test_bareValues_areReported() throws {
         for (index, value) in ["42", #""just a string""#, "true", "null"].enumerated() {
             try assertOneBadRecord("bare-\(index).jsonl", bad: value, reasonWords: ["object", "bare", "value"])
