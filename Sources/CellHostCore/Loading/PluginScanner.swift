@@ -56,7 +56,8 @@ public struct PluginScanner {
         guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
             return ChildOutcome(stoppedAt: 0, reason: "cannot start the plugin scanner: \(String(cString: strerror(errno)))")
         }
-        let readEnd = ends[0], writeEnd = ends[1]
+        // Numbers of 10 or more: dup2 onto 3 never meets the same number.
+        let readEnd = Descriptor.high(ends[0]), writeEnd = Descriptor.high(ends[1])
         defer { close(readEnd) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
