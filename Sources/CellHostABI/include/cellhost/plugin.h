@@ -5,9 +5,18 @@
  *
  *     CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void);
  *
- * The host opens the library with dlopen(RTLD_NOW | RTLD_LOCAL), calls the
- * entry once, checks the ABI version, reads the descriptor, calls `init`, and
- * registers the classes. Loading happens on one thread.
+ * Describing a plugin runs no plugin code but the entry function: the host's
+ * scanner (`cellhost list-plugins`, and the cache behind `cellhost render`)
+ * opens the library with dlopen(RTLD_NOW | RTLD_LOCAL) in a child process,
+ * calls the entry once, checks the ABI version with
+ * `cellhost_version_is_compatible`, and reads the descriptor, its classes and
+ * message classes. It calls `init` (then `deinit`) only for a plugin that
+ * sets CELLHOST_PLUGIN_REGISTERS_AT_INIT. A process that uses the plugin
+ * calls the entry, then `init` once before any method, and `deinit` once at
+ * the end, for every `init` that succeeded.
+ *
+ * Threading: the entry, `init`, `deinit` and `get_extension` are called on
+ * the host's loading thread, one plugin at a time.
  */
 #ifndef CELLHOST_PLUGIN_H
 #define CELLHOST_PLUGIN_H
@@ -24,6 +33,17 @@ extern "C" {
 /** The name of the entry symbol, for dlsym. */
 #define CELLHOST_PLUGIN_ENTRY_SYMBOL "cellhost_plugin_entry"
 
+/** Bits of `cellhost_plugin_descriptor.flags`. */
+enum {
+    /**
+     * The plugin registers classes or message classes from `init` with
+     * `register_class` / `register_message_class`. The scanner then has to
+     * run `init` to describe it, and `cellhost list-plugins` says so. Without
+     * this flag those calls return CELLHOST_E_REJECTED.
+     */
+    CELLHOST_PLUGIN_REGISTERS_AT_INIT = 1 << 0,
+};
+
 /**
  * The description of a plugin.
  *
@@ -34,6 +54,14 @@ extern "C" {
 typedef struct cellhost_plugin_descriptor {
     /** CELLHOST_ABI_VERSION_INIT: the headers the plugin was compiled against. Always first. */
     cellhost_version abi;
+    /**
+     * sizeof(cellhost_plugin_descriptor) as the plugin compiled it. Fields
+     * past it read as zero / NULL, so a plugin built against an older,
+     * smaller descriptor of the same major version still loads.
+     */
+    uint32_t struct_size;
+    /** A set of CELLHOST_PLUGIN_* bits. */
+    uint32_t flags;
     /** Unique id, reverse-DNS ("org.example.poll") or a short name. Non-empty; [A-Za-z0-9._-]. */
     const char *id;
     /** The plugin's own version, e.g. "1.2.0". Non-empty. */
@@ -53,15 +81,29 @@ typedef struct cellhost_plugin_descriptor {
      * is then reported as not loaded and `deinit` is not called.
      */
     int32_t (*init)(const cellhost_host *host, const char **reason);
-    /** Optional (NULL): called once before the library is closed. */
-    void (*deinit)(void);
+    /**
+     * Optional (NULL): called exactly once for every `init` that succeeded
+     * (for a plugin without `init`: once for every time it was opened to be
+     * used): when the process ends normally (after the last
+     * `conversationDidEnd:`), or earlier when the host stops using the
+     * plugin. Not called in a process that crashed or was killed (a plugin
+     * that crashed or hung in isolation). Release what `init` acquired.
+     */
+    void (*deinit)(const cellhost_host *host);
 
     /** The cell classes; `class_count` entries, registered in this order. */
     const cellhost_class *classes;
     uint32_t class_count;
     /** Message classes the plugin adds to the tree; `message_class_count` entries. */
-    const cellhost_message_class *message_classes;
     uint32_t message_class_count;
+    const cellhost_message_class *message_classes;
+
+    /**
+     * Optional (NULL): the plugin extension named `id` (such as
+     * CELLHOST_EXT_SAMPLES, samples.h), or NULL. May be called before `init`;
+     * must not depend on it.
+     */
+    const void *(*get_extension)(const char *id);
 } cellhost_plugin_descriptor;
 
 /** The type of the entry symbol. Returns NULL only when the plugin cannot work at all. */
@@ -69,8 +111,9 @@ typedef const cellhost_plugin_descriptor *(*cellhost_plugin_entry_fn)(void);
 
 /**
  * The entry symbol every plugin defines (declared here so the compiler checks
- * the definition). Called once, on the loading thread; the descriptor it
- * returns must stay valid until `deinit` returns.
+ * the definition). Called on the loading thread, at least once per process
+ * that opens the plugin; it must return the same descriptor every time, valid
+ * until `deinit` returns, and do nothing else a scanner should not run.
  */
 CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void);
 

@@ -1,12 +1,14 @@
 /*
- * cellhost/selectors.h — the well-known selectors and the type encodings the
- * host requires for them.
+ * cellhost/selectors.h — the well-known selectors, when the host sends them,
+ * and the type encodings it requires for them.
  *
- * A class may implement any selector with any valid encoding, but when it
- * implements one of the selectors below its encoding must equal the one given
- * here (stack-offset digits, as the Objective-C runtime prints them, are
- * ignored). Otherwise the host rejects the whole class at load time and names
- * both encodings.
+ * A class may implement any selector with any valid encoding (other plugins
+ * can call it with `cellhost_host.send`), but when it implements one of the
+ * selectors below its encoding must equal the one given here (stack-offset
+ * digits, as the Objective-C runtime prints them, are ignored). Otherwise the
+ * host rejects the whole class at load time and names both encodings.
+ *
+ * Every well-known selector receives the rendering context (context.h).
  *
  * Type encoding letters the host understands (Objective-C style):
  *   v void   B bool   c char   C unsigned char   s short   S unsigned short
@@ -14,6 +16,9 @@
  *   f float  d double *  char*  @ cellhost_object*   : cellhost_sel
  *   ^T pointer to T   {name} opaque struct (behind ^ only)
  *   {name=T...} struct passed by value   r const (ignored for calling)
+ *
+ * Threading: the host sends every selector on its render thread, one call at
+ * a time.
  */
 #ifndef CELLHOST_SELECTORS_H
 #define CELLHOST_SELECTORS_H
@@ -24,8 +29,9 @@
 extern "C" {
 #endif
 
-/** What `renderMessage:context:into:` and `plainTextForMessage:into:` return. */
-typedef enum cellhost_render_result {
+/** What `renderMessage:context:into:` and `plainTextForMessage:context:into:` return. */
+typedef int32_t cellhost_render_result;
+enum {
     /** The builder holds the cell's content; the host lays it out. */
     CELLHOST_RENDERED = 0,
     /**
@@ -34,16 +40,18 @@ typedef enum cellhost_render_result {
      */
     CELLHOST_DECLINED = 1,
     /**
-     * The cell failed (say, a malformed payload). Log the reason with
-     * `cellhost_host.log` first. Whatever it appended is discarded and the
+     * The cell failed (say, a malformed payload). Log the reason at
+     * CELLHOST_LOG_ERROR first. Whatever it appended is discarded and the
      * next candidate is tried; the reason is shown in `--format json`.
+     * Any other value is treated as CELLHOST_ERROR.
      */
     CELLHOST_ERROR = 2,
-} cellhost_render_result;
+};
 
 /**
  * Render the content of one message (required of every renderer; the host's
- * `MessageCell` renders the message's `text`).
+ * `MessageCell` renders the message's `text`). Sent for every message the
+ * class is chosen for, after `canRenderMessage:context:` said yes.
  *
  *     int32_t render(cellhost_object *self, cellhost_sel _cmd,
  *                    const cellhost_message *msg, const cellhost_context *ctx,
@@ -53,7 +61,8 @@ typedef enum cellhost_render_result {
 #define CELLHOST_TYPES_RENDER "i@:r^{cellhost_message}r^{cellhost_context}^{cellhost_builder}"
 
 /**
- * Optional: a quick check before rendering. Returning false is a decline.
+ * Optional: a quick check, sent before `renderMessage:context:into:` for each
+ * candidate. Returning false is a decline (the next candidate is tried).
  *
  *     bool can_render(cellhost_object *self, cellhost_sel _cmd,
  *                     const cellhost_message *msg, const cellhost_context *ctx);
@@ -62,19 +71,10 @@ typedef enum cellhost_render_result {
 #define CELLHOST_TYPES_CAN_RENDER "B@:r^{cellhost_message}r^{cellhost_context}"
 
 /**
- * Optional: how many content rows the message needs at a content width, like
- * `sizeForMessageModel:withCollectionViewWidth:`. The host's `MessageCell`
- * answers by rendering; override it when you know cheaper.
- *
- *     int32_t rows(cellhost_object *self, cellhost_sel _cmd,
- *                  const cellhost_message *msg, uint32_t width);
- */
-#define CELLHOST_SEL_ROWS "rowsForMessage:width:"
-#define CELLHOST_TYPES_ROWS "i@:r^{cellhost_message}I"
-
-/**
- * Optional: a conversation (one `cellhost render` run, or one embedding
- * session) begins or ends. Reset per-conversation state here.
+ * Optional: a conversation (one `cellhost render` run over one input, or one
+ * embedding session) begins or ends. Sent to an instance when it is created
+ * (before its first other call) and when the conversation ends. Reset
+ * per-conversation state here. `ctx->width` is 0 and `ctx->message_class` "".
  *
  *     void begin(cellhost_object *self, cellhost_sel _cmd, const cellhost_context *ctx);
  */
@@ -83,14 +83,18 @@ typedef enum cellhost_render_result {
 #define CELLHOST_TYPES_CONVERSATION "v@:r^{cellhost_context}"
 
 /**
- * Optional: a one-line plain-text summary of the message, for previews and
- * reply quotes. Append unstyled text to `out`.
+ * Optional: a one-line plain-text summary of the message, for the quote of a
+ * reply to it. Sent when a later message replies to this one, to the class
+ * that would render it. Append unstyled text to `out` and return
+ * CELLHOST_RENDERED, or CELLHOST_DECLINED for the superclass's summary (the
+ * host's `MessageCell` uses the message's `text`).
  *
  *     int32_t plain(cellhost_object *self, cellhost_sel _cmd,
- *                   const cellhost_message *msg, cellhost_builder *out);
+ *                   const cellhost_message *msg, const cellhost_context *ctx,
+ *                   cellhost_builder *out);        returns cellhost_render_result
  */
-#define CELLHOST_SEL_PLAIN_TEXT "plainTextForMessage:into:"
-#define CELLHOST_TYPES_PLAIN_TEXT "i@:r^{cellhost_message}^{cellhost_builder}"
+#define CELLHOST_SEL_PLAIN_TEXT "plainTextForMessage:context:into:"
+#define CELLHOST_TYPES_PLAIN_TEXT "i@:r^{cellhost_message}r^{cellhost_context}^{cellhost_builder}"
 
 #ifdef __cplusplus
 }

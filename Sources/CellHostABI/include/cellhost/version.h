@@ -1,19 +1,28 @@
 /*
- * cellhost/version.h — the ABI version of the plugin contract.
+ * cellhost/version.h — the ABI version of the plugin contract and the rule
+ * that decides whether a plugin and a host can work together.
  *
- * A plugin states the version of these headers it was compiled against in its
- * descriptor (see plugin.h). The host accepts a plugin when
+ * A plugin states the version of these headers it was compiled against in the
+ * first member of its descriptor (plugin.h); the host states its own in the
+ * first member of the host table (host.h). They work together when
+ * `cellhost_version_is_compatible(host, plugin)` is true: the same major
+ * version, and a plugin minor version no newer than the host's.
  *
- *     plugin.major == host.major  &&  plugin.minor <= host.minor
+ * Within a major version the contract only grows, and only in these ways:
+ *   - a struct that carries `struct_size` gains fields at its end; the reader
+ *     of a struct reads only the fields that fit in `struct_size` (an older,
+ *     smaller struct is valid and its missing fields read as zero / NULL);
+ *   - new features are new extensions (`get_extension`, host.h), never new
+ *     members in the middle of a struct;
+ *   - new constants are added; existing values never change meaning.
+ * Anything else is a new major version. ABI 2.0 is frozen under these rules.
  *
- * and refuses it otherwise, naming both versions and the file. A minor version
- * only ever appends fields at the end of structs and functions at the end of
- * the host table, so a plugin built against 1.0 runs on a 1.3 host; a major
- * version may change anything.
+ * Threading: everything here is [any-thread]: plain data and pure functions.
  */
 #ifndef CELLHOST_VERSION_H
 #define CELLHOST_VERSION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -21,7 +30,7 @@ extern "C" {
 #endif
 
 /** Major version of the contract these headers describe. */
-#define CELLHOST_ABI_MAJOR 1
+#define CELLHOST_ABI_MAJOR 2
 /** Minor version of the contract these headers describe. */
 #define CELLHOST_ABI_MINOR 0
 
@@ -33,6 +42,15 @@ typedef struct cellhost_version {
 
 /** The version of the headers being compiled, for a descriptor's `abi` field. */
 #define CELLHOST_ABI_VERSION_INIT { CELLHOST_ABI_MAJOR, CELLHOST_ABI_MINOR }
+
+/**
+ * The compatibility rule, in code: true when a host implementing `host` can
+ * load a plugin compiled against `plugin`. The host calls exactly this; a
+ * plugin may call it on `cellhost_host.abi` to refuse an older host itself.
+ */
+static inline bool cellhost_version_is_compatible(cellhost_version host, cellhost_version plugin) {
+    return plugin.major == host.major && plugin.minor <= host.minor;
+}
 
 #ifdef __cplusplus
 }
