@@ -55,7 +55,7 @@ final class HelperEquivalenceTests: XCTestCase {
 
     func test_waveformAppend() {
         FakeHost.reset()
-        var cell = CellBuilder(handle: OpaquePointer(bitPattern: 0x30)!, table: UnsafePointer(FakeHost.table))
+        var cell = FakeHost.builder()
         Waveform.append([1, 5, 3], width: 6, style: .accent, to: &cell)
         Waveform.append([], width: 6, to: &cell)
         XCTAssertEqual(FakeHost.appends, [Piece(bytes: Array(Waveform.draw([1, 5, 3], width: 6).utf8),

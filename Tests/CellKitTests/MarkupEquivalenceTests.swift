@@ -177,22 +177,13 @@ struct Piece: Equatable, CustomStringConvertible {
     var description: String { "\(String(decoding: bytes, as: UTF8.self).debugDescription)[\(style)]" }
 }
 
-/// A CellBuilder over a fake host table that records what is appended.
+/// A CellBuilder over the fake host that records what is appended.
 enum RecordingBuilder {
-    nonisolated(unsafe) static var recorded: [Piece] = []
-
     static func appends(_ body: (inout CellBuilder) -> Void) -> [Piece] {
-        var table = cellhost_host()
-        table.append = { _, text, length, style in
-            let bytes = UnsafeRawBufferPointer(start: text, count: length)
-            RecordingBuilder.recorded.append(Piece(bytes: Array(bytes), style: style))
-        }
-        recorded = []
-        withUnsafePointer(to: &table) { table in
-            var cell = CellBuilder(handle: OpaquePointer(bitPattern: 0x10)!, table: table)
-            body(&cell)
-        }
-        return recorded
+        FakeHost.appends = []
+        var cell = FakeHost.builder()
+        body(&cell)
+        return FakeHost.appends
     }
 }
 

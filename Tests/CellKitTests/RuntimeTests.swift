@@ -2,16 +2,68 @@
 import CellHostABI
 import XCTest
 
-/// A renderer with state: counts its renders and records its hooks.
+// MARK: Renderers under test
+
+/// A renderer with state and no optional protocols: counts its renders.
 struct CountingRenderer: MessageCellRenderer {
     static let plugin = PluginInfo(id: "test.counting", version: "1")
     static let className = "CountingCell"
     static let messageClasses = ["text"]
-    nonisolated(unsafe) static var events: [String] = []
 
     var renders = 0
     /// Makes the value large enough to be stored indirectly in existentials.
     var padding: (Int, Int, Int, Int) = (0, 0, 0, 0)
+
+    init() {}
+
+    mutating func render(_ message: Message, into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
+        renders += 1
+        cell.append("\(renders)")
+        return .rendered
+    }
+}
+
+/// A stateful subclass of `CountingCell`, counting in hundreds, that draws
+/// its superclass's content first.
+struct HundredsRenderer: MessageCellRenderer {
+    static let plugin = PluginInfo(id: "test.counting", version: "1")
+    static let className = "HundredsCell"
+    static let superclassName = "CountingCell"
+    static let messageClasses = ["text"]
+
+    var renders = 0
+
+    init() {}
+
+    mutating func render(_ message: Message, into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
+        renders += 100
+        cell.append("\(renders)")
+        return .rendered
+    }
+}
+
+/// A renderer without stored properties and without optional protocols.
+struct PlainRenderer: MessageCellRenderer {
+    static let plugin = PluginInfo(id: "test.plain", version: "1")
+    static let className = "PlainCell"
+    static let messageClasses = ["text"]
+    init() {}
+
+    mutating func render(_ message: Message, into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
+        cell.append(message.text, style: .strong)
+        return message.text == "fail" ? .error("no good") : .rendered
+    }
+}
+
+/// Adopts every optional protocol, and records what it is asked.
+struct ObservingRenderer: MessageCellRenderer, RenderPrechecking, PlainTextSummarizing, ConversationObserving {
+    static let plugin = PluginInfo(id: "test.observing", version: "1")
+    static let className = "ObservingCell"
+    static let superclassName = "BaseCell"
+    static let messageClasses = ["text"]
+    nonisolated(unsafe) static var events: [String] = []
+
+    var renders = 0
 
     init() { Self.events.append("init") }
 
@@ -21,114 +73,304 @@ struct CountingRenderer: MessageCellRenderer {
         return .rendered
     }
 
+    func canRender(_ message: Message, context: RenderContext) -> Bool {
+        Self.events.append("canRender, super says \(context.canRenderSuper(message))")
+        return message.text != "no"
+    }
+
+    func plainText(for message: Message, context: RenderContext) -> String? {
+        message.text.isEmpty ? nil : "summary of \(context.messageClass) in \(context.baseDirectory)"
+    }
+
     mutating func conversationWillBegin() { Self.events.append("begin \(renders)") }
     mutating func conversationDidEnd() { Self.events.append("end \(renders)") }
 }
 
-/// A renderer without stored properties.
-struct StatelessRenderer: MessageCellRenderer {
-    static let plugin = PluginInfo(id: "test.stateless", version: "1")
-    static let className = "StatelessCell"
-    static let messageClasses = ["text"]
-    nonisolated(unsafe) static var events: [String] = []
-
-    init() { Self.events.append("init") }
+/// Numbered cells for the many-classes test: `Cell0` … `Cell19`, each a type
+/// of its own that renders its number.
+protocol CellNumber { static var number: Int { get } }
+struct NumberedRenderer<N: CellNumber>: MessageCellRenderer {
+    static var plugin: PluginInfo { PluginInfo(id: "test.many", version: "1") }
+    static var className: String { "Cell\(N.number)" }
+    static var messageClasses: [String] { ["n\(N.number)"] }
+    static var samples: [String] { [#"{"type":"n\#(N.number)"}"#] }
+    var renders = 0
+    init() {}
 
     mutating func render(_ message: Message, into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
-        cell.append(message.text, style: .strong)
-        return message.text == "fail" ? .error("no good") : .rendered
+        renders += 1
+        cell.append("\(N.number)#\(renders)")
+        return .rendered
     }
-
-    func plainText(for message: Message) -> String? { message.text.isEmpty ? nil : "summary" }
-    mutating func conversationDidEnd() { Self.events.append("end") }
 }
+enum N0: CellNumber { static let number = 0 }
+enum N1: CellNumber { static let number = 1 }
+enum N2: CellNumber { static let number = 2 }
+enum N3: CellNumber { static let number = 3 }
+enum N4: CellNumber { static let number = 4 }
+enum N5: CellNumber { static let number = 5 }
+enum N6: CellNumber { static let number = 6 }
+enum N7: CellNumber { static let number = 7 }
+enum N8: CellNumber { static let number = 8 }
+enum N9: CellNumber { static let number = 9 }
+enum N10: CellNumber { static let number = 10 }
+enum N11: CellNumber { static let number = 11 }
+enum N12: CellNumber { static let number = 12 }
+enum N13: CellNumber { static let number = 13 }
+enum N14: CellNumber { static let number = 14 }
+enum N15: CellNumber { static let number = 15 }
+enum N16: CellNumber { static let number = 16 }
+enum N17: CellNumber { static let number = 17 }
+enum N18: CellNumber { static let number = 18 }
+enum N19: CellNumber { static let number = 19 }
 
-final class RuntimeTests: XCTestCase {
+let twentyCells: [any MessageCellRenderer.Type] = [
+    NumberedRenderer<N0>.self, NumberedRenderer<N1>.self, NumberedRenderer<N2>.self, NumberedRenderer<N3>.self,
+    NumberedRenderer<N4>.self, NumberedRenderer<N5>.self, NumberedRenderer<N6>.self, NumberedRenderer<N7>.self,
+    NumberedRenderer<N8>.self, NumberedRenderer<N9>.self, NumberedRenderer<N10>.self, NumberedRenderer<N11>.self,
+    NumberedRenderer<N12>.self, NumberedRenderer<N13>.self, NumberedRenderer<N14>.self, NumberedRenderer<N15>.self,
+    NumberedRenderer<N16>.self, NumberedRenderer<N17>.self, NumberedRenderer<N18>.self, NumberedRenderer<N19>.self,
+]
+
+// MARK: Export
+
+final class ExportTests: XCTestCase {
     private let first = OpaquePointer(bitPattern: 0x100)
     private let second = OpaquePointer(bitPattern: 0x200)
-    private let builder = OpaquePointer(bitPattern: 0x300)!
 
-    private func render(_ cls: SlotClass, _ object: OpaquePointer?) -> (Int32, [String]) {
-        FakeHost.appends = []
-        let result = FakeHost.withContext { cls.render(object, FakeHost.message.handle, $0, builder, FakeHost.table) }
-        return (result, FakeHost.appends.map { String(decoding: $0.bytes, as: UTF8.self) })
+    override func setUp() {
+        FakeHost.reset(strings: ["text": "hello"])
     }
 
-    func test_eachHostObjectKeepsItsOwnValue() {
-        FakeHost.reset(strings: ["text": "hi"])
-        CountingRenderer.events = []
-        let cls = RendererClass<CountingRenderer>(className: PermanentCString.make("CountingCell"), name: "CountingCell")
-        cls.conversationWillBegin(first)
-        XCTAssertEqual(render(cls, first).1, ["1"])
-        XCTAssertEqual(render(cls, first).1, ["2"])
-        XCTAssertEqual(render(cls, second).1, ["1"], "another object starts from init()")
-        XCTAssertEqual(render(cls, first).1, ["3"])
-        XCTAssertEqual(render(cls, second).1, ["2"])
-        cls.conversationDidEnd(first)
-        XCTAssertEqual(CountingRenderer.events, ["init", "begin 0", "init", "end 3"])
-        XCTAssertEqual(render(cls, first).1, ["1"], "dropped after conversationDidEnd")
-        XCTAssertEqual(render(cls, second).1, ["3"], "the other object is untouched")
-        cls.conversationWillBegin(second)
-        XCTAssertEqual(render(cls, second).1, ["1"], "fresh in conversationWillBegin")
-        cls.removeAll()
-        XCTAssertEqual(render(cls, second).1, ["1"])
-    }
-
-    func test_manyObjectsGrowTheTable() {
-        FakeHost.reset(strings: ["text": "hi"])
-        let cls = RendererClass<CountingRenderer>(className: PermanentCString.make("CountingCell"), name: "CountingCell")
-        let objects = (1...20).map { OpaquePointer(bitPattern: $0 * 16) }
-        for round in 1...3 {
-            for object in objects { XCTAssertEqual(render(cls, object).1, ["\(round)"]) }
+    func test_twentyClassesEachRunTheirOwnType() {
+        let plugin = ExportedPlugin(twentyCells)
+        XCTAssertEqual(plugin.classCount, 20)
+        for number in 0..<20 {
+            guard let cls = plugin.cls("Cell\(number)") else { return XCTFail("Cell\(number) missing") }
+            XCTAssertEqual(cls.render(first).text, "\(number)#1")
         }
-        for object in objects.prefix(10) { cls.conversationDidEnd(object) }
-        for object in objects.prefix(10) { XCTAssertEqual(render(cls, object).1, ["1"]) }
-        for object in objects.suffix(10) { XCTAssertEqual(render(cls, object).1, ["4"]) }
+        // Each kept its own count, in its own instance variables.
+        XCTAssertEqual(plugin.cls("Cell19")?.render(first).text, "19#2")
+        XCTAssertEqual(plugin.cls("Cell3")?.render(first).text, "3#2")
     }
 
-    func test_statelessRenderersShareOneValue() {
-        FakeHost.reset(strings: ["text": "hello"])
-        StatelessRenderer.events = []
-        let cls = RendererClass<StatelessRenderer>(className: PermanentCString.make("StatelessCell"), name: "StatelessCell")
-        XCTAssertEqual(render(cls, first).0, ResultCode.rendered)
-        XCTAssertEqual(render(cls, second).1, ["hello"])
-        XCTAssertEqual(StatelessRenderer.events, ["init"], "one value, made on first use")
-        cls.conversationWillBegin(first)
-        cls.conversationDidEnd(first)
-        cls.conversationDidEnd(second)
-        XCTAssertEqual(StatelessRenderer.events, ["init", "init", "end", "end"], "every object's hook runs")
+    func test_everyClassHasItsOwnIMPs() {
+        let plugin = ExportedPlugin(twentyCells)
+        let imps = (0..<20).compactMap { plugin.cls("Cell\($0)")?.method(CELLHOST_SEL_RENDER)?.imp }
+            .map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+        XCTAssertEqual(Set(imps).count, 20)
     }
 
-    func test_errorsAreLoggedWithTheMessageID() {
-        FakeHost.reset(strings: ["text": "fail", "id": "m-7"])
-        let cls = RendererClass<StatelessRenderer>(className: PermanentCString.make("StatelessCell"), name: "StatelessCell")
-        XCTAssertEqual(render(cls, first).0, ResultCode.error)
-        XCTAssertEqual(FakeHost.logs, ["StatelessCell: message m-7: no good"])
+    func test_aRendererWithoutOptionalProtocolsRegistersOnlyRender() {
+        let plugin = ExportedPlugin([PlainRenderer.self])
+        XCTAssertEqual(plugin.cls("PlainCell")?.selectors, [CELLHOST_SEL_RENDER])
     }
 
-    func test_plainTextAppendsTheSummary() {
-        FakeHost.reset(strings: ["text": "hello"])
-        let cls = RendererClass<StatelessRenderer>(className: PermanentCString.make("StatelessCell"), name: "StatelessCell")
-        XCTAssertTrue(cls.plainText(first, FakeHost.message.handle, builder, FakeHost.table))
-        XCTAssertEqual(FakeHost.appends, [Piece(bytes: Array("summary".utf8), style: 0)])
-        FakeHost.reset(strings: [:])
-        XCTAssertFalse(cls.plainText(first, FakeHost.message.handle, builder, FakeHost.table),
-                       "nil asks for the superclass's summary")
-        XCTAssertEqual(FakeHost.appends, [])
+    func test_eachAdoptedProtocolRegistersItsSelectors() {
+        let plugin = ExportedPlugin([ObservingRenderer.self])
+        XCTAssertEqual(plugin.cls("ObservingCell")?.selectors,
+                       [CELLHOST_SEL_RENDER, CELLHOST_SEL_CAN_RENDER, CELLHOST_SEL_PLAIN_TEXT,
+                        CELLHOST_SEL_WILL_BEGIN, CELLHOST_SEL_DID_END])
     }
 
-    func test_renderTokensNest() {
-        let outer = Runtime.beginRender()
-        let inner = Runtime.beginRender()
-        XCTAssertTrue(Runtime.isRendering(outer))
-        XCTAssertTrue(Runtime.isRendering(inner))
-        Runtime.endRender(inner)
-        XCTAssertFalse(Runtime.isRendering(inner))
-        XCTAssertTrue(Runtime.isRendering(outer))
-        Runtime.endRender(outer)
-        XCTAssertFalse(Runtime.isRendering(outer))
+    func test_methodsCarryTheEncodingsOfSelectorsH() {
+        let plugin = ExportedPlugin([ObservingRenderer.self])
+        let expected = [CELLHOST_SEL_RENDER: CELLHOST_TYPES_RENDER, CELLHOST_SEL_CAN_RENDER: CELLHOST_TYPES_CAN_RENDER,
+                        CELLHOST_SEL_PLAIN_TEXT: CELLHOST_TYPES_PLAIN_TEXT,
+                        CELLHOST_SEL_WILL_BEGIN: CELLHOST_TYPES_CONVERSATION,
+                        CELLHOST_SEL_DID_END: CELLHOST_TYPES_CONVERSATION]
+        for (selector, types) in expected {
+            XCTAssertEqual(plugin.cls("ObservingCell")?.method(selector).map { String(cString: $0.types) }, types)
+            XCTAssertEqual(plugin.cls("ObservingCell")?.method(selector)?.struct_size,
+                           UInt32(MemoryLayout<cellhost_method>.size))
+        }
+    }
+
+    func test_aStatefulRendererRegistersDidEndToReleaseItsState() {
+        let plugin = ExportedPlugin([CountingRenderer.self])
+        XCTAssertEqual(plugin.cls("CountingCell")?.selectors, [CELLHOST_SEL_RENDER, CELLHOST_SEL_DID_END])
+    }
+
+    func test_descriptorAndClassesCarryTheirStructSizes() {
+        let plugin = ExportedPlugin([PlainRenderer.self])
+        XCTAssertEqual(plugin.descriptor.pointee.struct_size, UInt32(MemoryLayout<cellhost_plugin_descriptor>.size))
+        XCTAssertEqual(plugin.descriptor.pointee.abi.major, UInt32(CELLHOST_ABI_MAJOR))
+        XCTAssertEqual(plugin.cls("PlainCell")?.pointer.pointee.struct_size, UInt32(MemoryLayout<cellhost_class>.size))
+    }
+
+    func test_samplesOfEveryTypeAreThePluginsSamplesExtension() throws {
+        let plugin = ExportedPlugin(Array(twentyCells.prefix(3)))
+        let raw = try XCTUnwrap(plugin.pluginExtension(CELLHOST_EXT_SAMPLES))
+        let samples = raw.assumingMemoryBound(to: cellhost_samples.self).pointee
+        XCTAssertEqual(samples.struct_size, UInt32(MemoryLayout<cellhost_samples>.size))
+        XCTAssertEqual((0..<Int(samples.count)).map { String(cString: samples.messages[$0]!) },
+                       [#"{"type":"n0"}"#, #"{"type":"n1"}"#, #"{"type":"n2"}"#])
+        XCTAssertNil(plugin.pluginExtension("cellhost.other"))
+    }
+
+    func test_withoutSamplesThereIsNoPluginExtension() {
+        let plugin = ExportedPlugin([PlainRenderer.self])
+        XCTAssertNil(plugin.descriptor.pointee.get_extension)
     }
 }
+
+// MARK: Dispatch and state
+
+final class DispatchTests: XCTestCase {
+    private let first = OpaquePointer(bitPattern: 0x1100)
+    private let second = OpaquePointer(bitPattern: 0x1200)
+
+    override func setUp() {
+        FakeHost.reset(strings: ["text": "hello"])
+        ObservingRenderer.events = []
+    }
+
+    func test_statefulClassesAskForOnePointerOfInstanceVariables() {
+        let plugin = ExportedPlugin([CountingRenderer.self, PlainRenderer.self])
+        XCTAssertEqual(plugin.cls("CountingCell")?.instanceSize, UInt32(MemoryLayout<UnsafeRawPointer>.size))
+        XCTAssertEqual(plugin.cls("PlainCell")?.instanceSize, 0, "a stateless type keeps nothing per instance")
+    }
+
+    func test_eachHostInstanceKeepsItsOwnValue() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([CountingRenderer.self]).cls("CountingCell"))
+        XCTAssertEqual(cls.render(first).text, "1")
+        XCTAssertEqual(cls.render(first).text, "2")
+        XCTAssertEqual(cls.render(second).text, "1", "another instance starts from init()")
+        XCTAssertEqual(cls.render(first).text, "3")
+        XCTAssertNotNil(cls.ivarSlot(first), "the value lives in the instance's variables")
+    }
+
+    func test_eachClassOfAChainUsesItsOwnInstanceVariables() throws {
+        let plugin = ExportedPlugin([CountingRenderer.self, HundredsRenderer.self])
+        let base = try XCTUnwrap(plugin.cls("CountingCell"))
+        let sub = try XCTUnwrap(plugin.cls("HundredsCell"))
+        // One instance of the subclass runs both classes' methods, as an
+        // inherited method and its override do.
+        XCTAssertEqual(sub.render(first).text, "100")
+        XCTAssertEqual(base.render(first).text, "1")
+        XCTAssertEqual(sub.render(first).text, "200")
+        XCTAssertEqual(base.render(first).text, "2")
+        let classesAsked = Set(FakeHost.ivarRequests.map(\.cls))
+        XCTAssertEqual(classesAsked, [UInt(bitPattern: base.pointer), UInt(bitPattern: sub.pointer)])
+        XCTAssertNotEqual(base.ivarSlot(first), sub.ivarSlot(first))
+    }
+
+    func test_didEndReleasesTheValueAndForwardsToTheSuperclass() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([CountingRenderer.self]).cls("CountingCell"))
+        XCTAssertEqual(cls.render(first).text, "1")
+        XCTAssertNotNil(cls.ivarSlot(first))
+        var superHook = 0
+        FakeHost.superclass = { selector, _ in
+            superHook += 1
+            return Int32(CELLHOST_OK)
+        }
+        cls.conversation(CELLHOST_SEL_DID_END, first)
+        XCTAssertNil(cls.ivarSlot(first), "the box is released and the slot cleared")
+        XCTAssertEqual(FakeHost.superSends.map(\.className), ["CountingCell"])
+        XCTAssertEqual(FakeHost.superSends.map(\.selector), [CELLHOST_SEL_DID_END])
+        XCTAssertEqual(superHook, 1, "the superclass's conversationDidEnd: ran")
+        XCTAssertEqual(cls.render(first).text, "1", "a new value after the end")
+    }
+
+    func test_conversationHooksRunTheSuperclassFirstAtBeginAndLastAtEnd() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
+        FakeHost.superclass = { selector, _ in
+            ObservingRenderer.events.append("super \(selector)")
+            return Int32(CELLHOST_OK)
+        }
+        cls.conversation(CELLHOST_SEL_WILL_BEGIN, first)
+        XCTAssertEqual(cls.render(first).text, "1")
+        cls.conversation(CELLHOST_SEL_DID_END, first)
+        XCTAssertEqual(ObservingRenderer.events,
+                       ["super conversationWillBegin:", "init", "begin 0", "end 1", "super conversationDidEnd:"])
+    }
+
+    func test_canRenderAsksTheRendererAndCanAskTheSuperclass() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
+        FakeHost.superclass = { selector, result in
+            result?.storeBytes(of: false, as: Bool.self)
+            return Int32(CELLHOST_OK)
+        }
+        XCTAssertEqual(cls.canRender(first), true)
+        FakeHost.reset(strings: ["text": "no"])
+        XCTAssertEqual(cls.canRender(first), false)
+        XCTAssertEqual(ObservingRenderer.events.filter { $0.hasPrefix("canRender") },
+                       ["canRender, super says false", "canRender, super says true"])
+        XCTAssertEqual(FakeHost.superSends.map(\.selector), [CELLHOST_SEL_CAN_RENDER])
+    }
+
+    func test_plainTextGetsTheContext() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
+        XCTAssertEqual(cls.plainText(first).result, ResultCode.rendered)
+        XCTAssertEqual(FakeHost.appends.map { String(decoding: $0.bytes, as: UTF8.self) }, ["summary of text in /data"])
+    }
+
+    func test_plainTextWithoutASummaryReturnsTheSuperclasssSummary() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
+        FakeHost.reset(strings: [:])
+        FakeHost.superclass = { selector, result in
+            result?.storeBytes(of: ResultCode.rendered, as: Int32.self)
+            return Int32(CELLHOST_OK)
+        }
+        XCTAssertEqual(cls.plainText(first).result, ResultCode.rendered)
+        XCTAssertEqual(FakeHost.superSends.map(\.selector), [CELLHOST_SEL_PLAIN_TEXT])
+        XCTAssertEqual(FakeHost.superSends.map(\.className), ["ObservingCell"])
+    }
+
+    func test_plainTextDeclinesWhenNoSuperclassSummarizes() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
+        FakeHost.reset(strings: [:])
+        XCTAssertEqual(cls.plainText(first).result, ResultCode.declined)
+    }
+
+    func test_statelessRenderersShareOneValueAndAskForNoIvars() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([PlainRenderer.self]).cls("PlainCell"))
+        XCTAssertEqual(cls.render(first).result, ResultCode.rendered)
+        XCTAssertEqual(cls.render(second).text, "hello")
+        XCTAssertTrue(FakeHost.ivarRequests.isEmpty)
+    }
+
+    func test_errorsAreLoggedWithTheMessageID() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([PlainRenderer.self]).cls("PlainCell"))
+        FakeHost.reset(strings: ["text": "fail", "id": "m-7"])
+        XCTAssertEqual(cls.render(first).result, ResultCode.error)
+        XCTAssertEqual(FakeHost.logs, ["PlainCell: message m-7: no good"])
+    }
+
+    func test_callTokensNest() {
+        let outer = Runtime.beginCall()
+        let inner = Runtime.beginCall()
+        XCTAssertTrue(Runtime.isActive(outer))
+        XCTAssertTrue(Runtime.isActive(inner))
+        Runtime.endCall(inner)
+        XCTAssertFalse(Runtime.isActive(inner))
+        XCTAssertTrue(Runtime.isActive(outer))
+        Runtime.endCall(outer)
+        XCTAssertFalse(Runtime.isActive(outer))
+    }
+
+    func test_extensionsAreFetchedOncePerHostTable() throws {
+        let cls = try XCTUnwrap(ExportedPlugin([PlainRenderer.self]).cls("PlainCell"))
+        Runtime.forgetExtensions()
+        for _ in 0..<5 { _ = cls.render(first) }
+        XCTAssertEqual(FakeHost.extensionRequests.sorted(),
+                       [CELLHOST_EXT_BUILDER, CELLHOST_EXT_LOG, CELLHOST_EXT_MESSAGE])
+    }
+
+    func test_contextCarriesTheBaseDirectory() {
+        let context = FakeHost.withContext(baseDirectory: "/home/ann/chats") { RenderContext($0, host: FakeHost.host) }
+        XCTAssertEqual(context.baseDirectory, "/home/ann/chats")
+        XCTAssertEqual(context.messageClass, "text")
+        let older = FakeHost.withContext(baseDirectory: "/x") { raw -> RenderContext in
+            var copy = raw.pointee
+            copy.struct_size = UInt32(MemoryLayout<cellhost_context>.offset(of: \.base_directory)!)
+            return RenderContext(&copy, host: FakeHost.host)
+        }
+        XCTAssertEqual(older.baseDirectory, "", "a field past struct_size is not read")
+    }
+}
+
+// MARK: Messages
 
 final class MessageAccessTests: XCTestCase {
     func test_textReadsOnlyTheTextField() {
@@ -162,12 +404,43 @@ final class MessageAccessTests: XCTestCase {
                                         "voice.waveform.\(Int.max)"])
     }
 
-    func test_numbersAtIndices() {
-        FakeHost.reset(strings: ["w.1": "x"], numbers: ["w.0": 1, "w.2": 3, "w.10": 11])
-        XCTAssertEqual(FakeHost.message.numbers("w", at: [0, 1, 2, 3, 10, 0]), [1, 3, 11, 1],
-                       "missing and non-numbers are skipped")
-        XCTAssertEqual(FakeHost.paths, ["w.0", "w.1", "w.2", "w.3", "w.10", "w.0"])
-        XCTAssertEqual(FakeHost.message.numbers("w", at: []), [])
+    func test_numbersReadsTheWholeArrayInOneCall() {
+        FakeHost.reset(arrays: ["voice.waveform": [1, 2.5, 3]])
+        XCTAssertEqual(FakeHost.message.numbers("voice.waveform"), [1, 2.5, 3])
+        XCTAssertEqual(FakeHost.paths, ["voice.waveform"])
+    }
+
+    func test_numbersReadsALongArrayInTwoCalls() {
+        let long = (0..<1000).map { Double($0) }
+        FakeHost.reset(arrays: ["w": long])
+        XCTAssertEqual(FakeHost.message.numbers("w"), long)
+        XCTAssertEqual(FakeHost.paths, ["w", "w"])
+        XCTAssertEqual(FakeHost.bulkCapacities, [64, 1000])
+    }
+
+    func test_numbersTellsMissingFromWrongType() {
+        FakeHost.reset(strings: ["s": "x"], arrays: ["mixed": [1, nil, 3], "empty": []])
+        XCTAssertEqual(FakeHost.message.lookupNumbers("mixed"), .wrongType)
+        XCTAssertEqual(FakeHost.message.lookupNumbers("s"), .wrongType)
+        XCTAssertEqual(FakeHost.message.lookupNumbers("absent"), .missing)
+        XCTAssertEqual(FakeHost.message.lookupNumbers("empty"), .found([]))
+    }
+
+    func test_escapedKeyEscapesDotsAndBackslashes() {
+        XCTAssertEqual(Message.escapedKey("m.relates_to"), #"m\.relates_to"#)
+        XCTAssertEqual(Message.escapedKey(#"a\b"#), #"a\\b"#)
+        XCTAssertEqual(Message.escapedKey("plain"), "plain")
+        XCTAssertEqual(Message.escapedKey("é.✨"), #"é\.✨"#)
+        XCTAssertEqual(Message.escapedKey(""), "")
+    }
+
+    func test_escapedKeysReachTheHostAsOneKey() {
+        let path = "content." + Message.escapedKey("m.relates_to") + ".event_id"
+        FakeHost.reset(strings: [path: "$ev1"])
+        XCTAssertEqual(FakeHost.message.string(path), "$ev1")
+        XCTAssertEqual(FakeHost.paths, [#"content.m\.relates_to.event_id"#])
+        XCTAssertEqual(KeyPathReader.keys(of: path), ["content", "m.relates_to", "event_id"])
+        XCTAssertEqual(KeyPathReader.keys(of: Message.escapedKey(#"a\b.c"#) + ".d"), [#"a\b.c"#, "d"])
     }
 
     func test_decimalTextMatchesInterpolation() {
@@ -186,7 +459,7 @@ final class MessageAccessTests: XCTestCase {
 
     func test_appendUTF8() {
         FakeHost.reset()
-        var cell = CellBuilder(handle: OpaquePointer(bitPattern: 0x30)!, table: UnsafePointer(FakeHost.table))
+        var cell = FakeHost.builder()
         XCTAssertTrue(cell.isEmpty)
         cell.append(utf8: UnsafeBufferPointer(start: nil, count: 0))
         XCTAssertTrue(cell.isEmpty, "no bytes, no append")
@@ -196,5 +469,30 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertFalse(cell.isEmpty)
         XCTAssertEqual(FakeHost.appends, [Piece(bytes: Array("héllo".utf8), style: Style.link.rawValue),
                                           Piece(bytes: Array("x".utf8), style: 0)])
+    }
+}
+
+/// The key-path rule of message.h, as the host reads paths: '.' separates
+/// keys, and a backslash makes the next character part of the key.
+enum KeyPathReader {
+    static func keys(of path: String) -> [String] {
+        var keys: [String] = []
+        var key = ""
+        var escaped = false
+        for character in path {
+            if escaped {
+                key.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "." {
+                keys.append(key)
+                key = ""
+            } else {
+                key.append(character)
+            }
+        }
+        keys.append(key)
+        return keys
     }
 }
