@@ -42,6 +42,11 @@ for name in swiftPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))
     targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)", swiftSettings: fast))
 }
+// A Swift plugin for the end-to-end tests (MixedSubclassTests). A target
+// without a product: `swift build` compiles its objects, and the test links
+// them into its own plugin directory, so no test plugin lands beside
+// `cellhost`, where every run would load it.
+targets.append(.target(name: "MixedSwiftCells", dependencies: ["CellKit"], path: "Tests/Plugins/MixedSwiftCells"))
 for name in cPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))
     targets.append(.target(name: name, dependencies: ["CellHostABI"], path: "Plugins/\(name)"))

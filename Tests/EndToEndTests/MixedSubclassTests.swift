@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+
+/// Class chains that cross languages and plugins, through the real
+/// `cellhost`: a C class subclassing a CellKit class, and a CellKit class
+/// subclassing a C class. Every class of each chain keeps its own instance
+/// variables (a render count and whether its `conversationWillBegin:` ran)
+/// and every method calls super, so the rendered text shows that each class
+/// found its own block, kept it across messages, and had its hook called.
+///
+/// The Swift classes are Tests/Plugins/MixedSwiftCells (a target without a
+/// product, linked here from the objects `swift build` made); the C classes
+/// are Fixtures/mixed_c_cells.c.
+final class MixedSubclassTests: EndToEndTestCase {
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try linkSwiftTestPlugin()
+        try compileFixture("mixed_c_cells.c", as: "libmixedc")
+    }
+
+    func test_chainsAcrossPluginsAndLanguagesAreLinked() throws {
+        let report = try listPlugins()
+        let swift = try XCTUnwrap(report.plugins(id: "test.mixed.swift").first)
+        let c = try XCTUnwrap(report.plugins(id: "test.mixed.c").first)
+        XCTAssertEqual(swift.class("SwiftOnCCell")?.superclass, "CBaseCell")
+        XCTAssertEqual(c.class("COnSwiftCell")?.superclass, "SwiftBaseCell")
+        XCTAssertTrue(swift.rejectedClasses.isEmpty && c.rejectedClasses.isEmpty,
+                      "\(swift.rejectedClasses) \(c.rejectedClasses)")
+        XCTAssertEqual(report.row("mixa")?.winner?.className, "COnSwiftCell")
+        XCTAssertEqual(report.row("mixb")?.winner?.className, "SwiftOnCCell")
+    }
+
+    func test_cSubclassOfACellKitClass_eachClassKeepsItsOwnIvarsAndCallsSuper() throws {
+        let rendered = try renderJSON([message("a1", "mixa"), message("a2", "mixa")])
+        XCTAssertEqual(rendered.messages.map(\.className), ["COnSwiftCell", "COnSwiftCell"], rendered.stderr)
+        XCTAssertEqual(rendered.messages.map(\.lines), [["swift-base#1 began c-sub#1 began"],
+                                                        ["swift-base#2 began c-sub#2 began"]])
+        XCTAssertEqual(rendered.stderr, "")
+    }
+
+    func test_cellKitSubclassOfACClass_eachClassKeepsItsOwnIvarsAndCallsSuper() throws {
+        let rendered = try renderJSON([message("b1", "mixb"), message("b2", "mixb")])
+        XCTAssertEqual(rendered.messages.map(\.className), ["SwiftOnCCell", "SwiftOnCCell"], rendered.stderr)
+        XCTAssertEqual(rendered.messages.map(\.lines), [["c-base#1 began swift-sub#1 began"],
+                                                        ["c-base#2 began swift-sub#2 began"]])
+        XCTAssertEqual(rendered.stderr, "")
+    }
+
+    func test_bothChainsInOneConversation_keepSeparateInstances() throws {
+        let rendered = try renderJSON([message("a1", "mixa"), message("b1", "mixb"),
+                                       message("a2", "mixa"), message("b2", "mixb")])
+        XCTAssertEqual(rendered.messages.map(\.lines), [["swift-base#1 began c-sub#1 began"],
+                                                        ["c-base#1 began swift-sub#1 began"],
+                                                        ["swift-base#2 began c-sub#2 began"],
+                                                        ["c-base#2 began swift-sub#2 began"]])
+    }
+
+    // MARK: - Helpers
+
+    private func message(_ id: String, _ type: String) -> String {
+        #"{"id":"\#(id)","type":"\#(type)","text":"fallback text"}"#
+    }
+
+    /// Links the objects of MixedSwiftCells and CellKit (built by `swift
+    /// build` beside `cellhost`) into `<plugins>/libMixedSwiftCells.so`.
+    private func linkSwiftTestPlugin(file: StaticString = #filePath, line: UInt = #line) throws {
+        let buildDirectory = binary.deletingLastPathComponent()
+        var objects: [String] = []
+        for target in ["MixedSwiftCells", "CellKit"] {
+            let directory = buildDirectory.appendingPathComponent("\(target).build", isDirectory: true)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let found = names.filter { $0.hasSuffix(".o") }.sorted().map { directory.appendingPathComponent($0).path }
+            guard !found.isEmpty else {
+                XCTFail("no objects in \(directory.path): run `swift build` first", file: file, line: line)
+                throw HarnessError.fixtureMissing("\(target).build")
+            }
+            objects += found
+        }
+        let output = pluginDir.appendingPathComponent("libMixedSwiftCells.so")
+        let result = try execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["swiftc", "-emit-library", "-o", output.path] + objects + ["-lffi"],
+                                 environment: ProcessInfo.processInfo.environment, stdin: nil,
+                                 currentDirectory: scratchDir, timeout: 300, file: file, line: line)
+        guard result.status == 0 else {
+            XCTFail("linking libMixedSwiftCells.so failed (status \(result.status)):\n\(result.stderr)",
+                    file: file, line: line)
+            throw HarnessError.compileFailed("libMixedSwiftCells")
+        }
+    }
+}
