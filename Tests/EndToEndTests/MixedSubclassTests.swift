@@ -34,29 +34,31 @@ final class MixedSubclassTests: EndToEndTestCase {
     func test_cSubclassOfACellKitClass_eachClassKeepsItsOwnIvarsAndCallsSuper() throws {
         let rendered = try renderJSON([message("a1", "mixa"), message("a2", "mixa")])
         XCTAssertEqual(rendered.messages.map(\.className), ["COnSwiftCell", "COnSwiftCell"], rendered.stderr)
-        XCTAssertEqual(rendered.messages.map(\.lines), [["swift-base#1 began c-sub#1 began"],
-                                                        ["swift-base#2 began c-sub#2 began"]])
+        XCTAssertEqual(rendered.messages.map(\.lines), [["┃ swift-base#1 began c-sub#1 began"],
+                                                        ["┃ swift-base#2 began c-sub#2 began"]])
         XCTAssertEqual(rendered.stderr, "")
     }
 
     func test_cellKitSubclassOfACClass_eachClassKeepsItsOwnIvarsAndCallsSuper() throws {
         let rendered = try renderJSON([message("b1", "mixb"), message("b2", "mixb")])
         XCTAssertEqual(rendered.messages.map(\.className), ["SwiftOnCCell", "SwiftOnCCell"], rendered.stderr)
-        XCTAssertEqual(rendered.messages.map(\.lines), [["c-base#1 began swift-sub#1 began"],
-                                                        ["c-base#2 began swift-sub#2 began"]])
+        XCTAssertEqual(rendered.messages.map(\.lines), [["┃ c-base#1 began swift-sub#1 began"],
+                                                        ["┃ c-base#2 began swift-sub#2 began"]])
         XCTAssertEqual(rendered.stderr, "")
     }
 
     func test_bothChainsInOneConversation_keepSeparateInstances() throws {
         let rendered = try renderJSON([message("a1", "mixa"), message("b1", "mixb"),
                                        message("a2", "mixa"), message("b2", "mixb")])
-        XCTAssertEqual(rendered.messages.map(\.lines), [["swift-base#1 began c-sub#1 began"],
-                                                        ["c-base#1 began swift-sub#1 began"],
-                                                        ["swift-base#2 began c-sub#2 began"],
-                                                        ["c-base#2 began swift-sub#2 began"]])
+        XCTAssertEqual(rendered.messages.map(\.lines), [["┃ swift-base#1 began c-sub#1 began"],
+                                                        ["┃ c-base#1 began swift-sub#1 began"],
+                                                        ["┃ swift-base#2 began c-sub#2 began"],
+                                                        ["┃ c-base#2 began swift-sub#2 began"]])
     }
 
     // MARK: - Helpers
+
+    // The lines of `--format json` carry the chrome: "┃ " before incoming content.
 
     private func message(_ id: String, _ type: String) -> String {
         #"{"id":"\#(id)","type":"\#(type)","text":"fallback text"}"#
