@@ -75,7 +75,7 @@ public struct CellBuilder {
 
     /// The fast path every append takes: the bytes go straight to the
     /// host's `append`.
-    @inline(__always)
+    @inline(always)
     mutating func append(bytes: UnsafeBufferPointer<UInt8>, style: Style) {
         guard let base = bytes.baseAddress, bytes.count > 0, let api else { return }
         api.pointee.append(handle, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), bytes.count, style.rawValue)

@@ -85,13 +85,14 @@ public struct Message {
     /// as a message's `type`) before putting it in a path.
     public static func escapedKey(_ key: String) -> String {
         guard key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") }) else { return key }
-        var escaped = ""
-        escaped.reserveCapacity(key.utf8.count + 4)
-        for character in key {
-            if character == "." || character == "\\" { escaped.append("\\") }
-            escaped.append(character)
+        // By scalar, not Character: "." followed by a combining mark is one
+        // Character, yet the host still sees the '.' byte.
+        var escaped = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            if scalar == "." || scalar == "\\" { escaped.append("\\") }
+            escaped.append(scalar)
         }
-        return escaped
+        return String(escaped)
     }
 
     /// The common fields (type, id, sender, text, time, direction, status,

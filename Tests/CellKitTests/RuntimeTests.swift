@@ -432,6 +432,8 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertEqual(Message.escapedKey("plain"), "plain")
         XCTAssertEqual(Message.escapedKey("é.✨"), #"é\.✨"#)
         XCTAssertEqual(Message.escapedKey(""), "")
+        XCTAssertEqual(Array(Message.escapedKey("a.\u{301}b").utf8), Array("a\\.\u{301}b".utf8),
+                       "a dot before a combining mark too")
     }
 
     func test_escapedKeysReachTheHostAsOneKey() {

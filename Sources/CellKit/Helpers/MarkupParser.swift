@@ -52,7 +52,7 @@ struct MarkupParser<Units: MarkupUnits> {
     // MARK: Markers
 
     /// `*`, `_` or `` ` ``.
-    @inline(__always)
+    @inline(always)
     static func isMarker(_ code: UInt8) -> Bool {
         code == UnitCode.star || code == UnitCode.underscore || code == UnitCode.backtick
     }
@@ -74,7 +74,7 @@ struct MarkupParser<Units: MarkupUnits> {
         isLoneMarker(i) && !units.isSpace(i - 1) && !units.isWord(i + 1)
     }
 
-    @inline(__always)
+    @inline(always)
     static func isEmphasisMarker(_ code: UInt8) -> Bool {
         code == UnitCode.star || code == UnitCode.underscore
     }
@@ -270,7 +270,7 @@ struct MarkupParser<Units: MarkupUnits> {
     // MARK: Spans
 
     /// Emits bytes of units `range` in `style`, unless empty.
-    @inline(__always)
+    @inline(always)
     func emit<Sink: MarkupSink>(_ range: Range<Int>, _ style: Style, into sink: inout Sink) {
         guard !range.isEmpty else { return }
         sink.emit(units.text, units.offset(range.lowerBound), units.offset(range.upperBound), style)

@@ -69,7 +69,7 @@ struct TextShape {
     /// has-zero-byte test on `word ^ byte…`. Exact as a yes/no answer, and
     /// its lowest set bit is the high bit of the first matching byte
     /// (bits above it may be false alarms).
-    @inline(__always)
+    @inline(always)
     static func zeroByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
@@ -114,13 +114,13 @@ enum UnitCode {
 /// ASCII character classes, as `Character` answers them for ASCII.
 enum ASCIIClass {
     /// `isLetter || isNumber`: `[0-9A-Za-z]`.
-    @inline(__always)
+    @inline(always)
     static func isWord(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10
     }
 
     /// `isWhitespace`: tab, LF, VT, FF, CR and space.
-    @inline(__always)
+    @inline(always)
     static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte &- 0x09 < 5
     }
@@ -255,7 +255,7 @@ struct GraphemeUnits: MarkupUnits {
     /// CJK, kana, Hangul syllables, Cyrillic, Arabic and punctuation. These
     /// are the ranges the standard library's own quick check uses
     /// (`test_simpleScalarsNeverJoin` checks every one of them).
-    @inline(__always)
+    @inline(always)
     static func isSimple(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0000...0x02FF, 0x0400...0x0482, 0x061D...0x064A, 0x2010...0x2029, 0x3000...0x3029,
