@@ -31,7 +31,7 @@ var targets: [Target] = [
     .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"],
             swiftSettings: fast + [.swiftLanguageMode(.v6)]),
     .target(name: "CellKit", dependencies: ["CellHostABI"], swiftSettings: fast),
-    .executableTarget(name: "cellhost", dependencies: ["CellHostCore"]),
+    .executableTarget(name: "cellhost", dependencies: ["CellHostCore", "CellHostABI"]),
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
     .testTarget(name: "CellKitTests", dependencies: ["CellKit"]),
     // End-to-end tests run the built `cellhost` binary and the plugin .so files

@@ -59,27 +59,32 @@
 /* ------------------------------------------------------------------------ */
 
 /*
- * The host table given to `init`. It stays valid until `deinit` returns (see
- * host.h). Render methods use the copy that each context carries
- * (`ctx->host`). `plainTextForMessage:into:` gets no context, so it uses this
- * one. ABI 1.x calls plugins from one thread at a time, so a plain static is
- * enough.
+ * The host's extensions, asked for once in `init` and kept: extension tables
+ * are host-owned and valid for the life of the process (host.h). ABI 2.x
+ * calls plugins from one thread at a time, so plain statics are enough.
  */
-static const cellhost_host *g_host;
+static const cellhost_message_api *g_message;
+static const cellhost_builder_api *g_builder;
+static const cellhost_log_api *g_log;
 
 static int32_t poll_init(const cellhost_host *host, const char **reason)
 {
-    if (host == NULL) {
-        *reason = "no host table";
+    g_message = (const cellhost_message_api *)host->get_extension(host, CELLHOST_EXT_MESSAGE);
+    g_builder = (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+    g_log = (const cellhost_log_api *)host->get_extension(host, CELLHOST_EXT_LOG);
+    if (g_message == NULL || g_builder == NULL || g_log == NULL) {
+        *reason = "the host lacks the message, builder or log extension";
         return 1;
     }
-    g_host = host;
     return 0;
 }
 
-static void poll_deinit(void)
+static void poll_deinit(const cellhost_host *host)
 {
-    g_host = NULL;
+    (void)host;
+    g_message = NULL;
+    g_builder = NULL;
+    g_log = NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -87,10 +92,10 @@ static void poll_deinit(void)
 /* ------------------------------------------------------------------------ */
 
 /* Append a NUL-terminated literal (our own text, never message text). */
-static void append_cstr(const cellhost_host *host, cellhost_builder *out,
+static void append_cstr(cellhost_builder *out,
                         const char *s, cellhost_style_bits style)
 {
-    host->append(out, s, strlen(s), style);
+    g_builder->append(out, s, strlen(s), style);
 }
 
 /*
@@ -98,10 +103,10 @@ static void append_cstr(const cellhost_host *host, cellhost_builder *out,
  * bytes, so `length` is used, never strlen(). They are not sanitized yet.
  * That is fine, because the builder sanitizes everything appended to it.
  */
-static void append_string(const cellhost_host *host, cellhost_builder *out,
+static void append_string(cellhost_builder *out,
                           cellhost_string s, cellhost_style_bits style)
 {
-    host->append(out, s.data, s.length, style);
+    g_builder->append(out, s.data, s.length, style);
 }
 
 /*
@@ -117,7 +122,7 @@ static void warn(const cellhost_host *host, const cellhost_message *msg,
 
     memset(&info, 0, sizeof info);
     info.struct_size = (uint32_t)sizeof info; /* required before the call */
-    host->message_info(msg, &info);
+    g_message->info(msg, &info);
 
     if (info.id.length > 0) {
         int idlen = info.id.length > 64 ? 64 : (int)info.id.length;
@@ -126,7 +131,7 @@ static void warn(const cellhost_host *host, const cellhost_message *msg,
     } else {
         snprintf(line, sizeof line, "poll message: %s; not rendered as a poll", what);
     }
-    host->log(host, CELLHOST_LOG_WARNING, line);
+    g_log->log(host, CELLHOST_LOG_WARNING, line);
 }
 
 /*
@@ -135,20 +140,20 @@ static void warn(const cellhost_host *host, const cellhost_message *msg,
  * optional: missing, wrong type (a string, a fraction, a number beyond
  * int64) and negative values all count as 0.
  */
-static int64_t option_votes(const cellhost_host *host, const cellhost_message *msg,
+static int64_t option_votes(const cellhost_message *msg,
                             size_t i)
 {
     char path[64];
     int64_t votes = 0;
 
     snprintf(path, sizeof path, "poll.options.%zu.votes", i);
-    if (host->message_integer(msg, path, &votes) != CELLHOST_FOUND || votes < 0)
+    if (g_message->integer(msg, path, &votes) != CELLHOST_FOUND || votes < 0)
         return 0;
     return votes;
 }
 
 /* Append `blocks` full-block characters in the accent style. */
-static void append_bar(const cellhost_host *host, cellhost_builder *out, uint32_t blocks)
+static void append_bar(cellhost_builder *out, uint32_t blocks)
 {
     char chunk[POLL_BAR_CHUNK * POLL_BLOCK_BYTES];
     uint32_t i;
@@ -158,7 +163,7 @@ static void append_bar(const cellhost_host *host, cellhost_builder *out, uint32_
 
     while (blocks > 0) {
         uint32_t n = blocks < POLL_BAR_CHUNK ? blocks : POLL_BAR_CHUNK;
-        host->append(out, chunk, (size_t)n * POLL_BLOCK_BYTES, CELLHOST_STYLE_ACCENT);
+        g_builder->append(out, chunk, (size_t)n * POLL_BLOCK_BYTES, CELLHOST_STYLE_ACCENT);
         blocks -= n;
     }
 }
@@ -193,7 +198,7 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
                            cellhost_builder *out)
 {
     /* The context carries the host table of this plugin. */
-    const cellhost_host *host = ctx->host != NULL ? ctx->host : g_host;
+    const cellhost_host *host = ctx->host;
     cellhost_string question;
     size_t option_count = 0, shown, i;
     int64_t total = 0, max_votes = 0;
@@ -210,7 +215,7 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
 
     /* 1. Validate the payload. The poll needs a question (a string) and a
      *    non-empty array of options. Otherwise decline, with a warning.  */
-    switch (host->message_string(msg, "poll.question", &question)) {
+    switch (g_message->string(msg, "poll.question", &question)) {
     case CELLHOST_FOUND:
         break;
     case CELLHOST_MISSING:
@@ -221,7 +226,7 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
         warn(host, msg, "poll.question is not a string");
         return CELLHOST_DECLINED;
     }
-    switch (host->message_count(msg, "poll.options", &option_count)) {
+    switch (g_message->count(msg, "poll.options", &option_count)) {
     case CELLHOST_FOUND:
         if (option_count == 0) {
             warn(host, msg, "poll.options is empty");
@@ -243,7 +248,7 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
      *    the sum saturates at INT64_MAX rather than overflow.             */
     shown = option_count < POLL_MAX_SHOWN_OPTIONS ? option_count : POLL_MAX_SHOWN_OPTIONS;
     for (i = 0; i < option_count; i++) {
-        int64_t v = option_votes(host, msg, i);
+        int64_t v = option_votes(msg, i);
         if (i < shown) {
             votes[i] = v;
             if (v > max_votes)
@@ -272,9 +277,9 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
     }
 
     /* 4. Title line: "📊 <question>" in the strong style.                  */
-    append_cstr(host, out, POLL_ICON, CELLHOST_STYLE_STRONG);
-    append_string(host, out, question, CELLHOST_STYLE_STRONG);
-    host->line_break(out);
+    append_cstr(out, POLL_ICON, CELLHOST_STYLE_STRONG);
+    append_string(out, question, CELLHOST_STYLE_STRONG);
+    g_builder->line_break(out);
 
     /* 5. One option per two lines: "  <text>", then "  <bar> <votes> (<pct>%)". */
     for (i = 0; i < shown; i++) {
@@ -282,16 +287,16 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
         cellhost_string text;
         uint32_t blocks = 0;
 
-        append_cstr(host, out, "  ", CELLHOST_STYLE_PLAIN);
+        append_cstr(out, "  ", CELLHOST_STYLE_PLAIN);
         snprintf(path, sizeof path, "poll.options.%zu.text", i);
-        if (host->message_string(msg, path, &text) == CELLHOST_FOUND) {
-            append_string(host, out, text, CELLHOST_STYLE_PLAIN);
+        if (g_message->string(msg, path, &text) == CELLHOST_FOUND) {
+            append_string(out, text, CELLHOST_STYLE_PLAIN);
         } else {
             /* An option without a usable text still gets its line and bar. */
             snprintf(buf, sizeof buf, "(option %zu)", i + 1);
-            append_cstr(host, out, buf, CELLHOST_STYLE_MUTED);
+            append_cstr(out, buf, CELLHOST_STYLE_MUTED);
         }
-        host->line_break(out);
+        g_builder->line_break(out);
 
         if (max_votes > 0) {
             /* Proportional to the largest count. Rounded, and at least one
@@ -300,56 +305,54 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
             if (blocks == 0 && votes[i] > 0)
                 blocks = 1;
         }
-        append_cstr(host, out, "  ", CELLHOST_STYLE_PLAIN);
-        append_bar(host, out, blocks);
+        append_cstr(out, "  ", CELLHOST_STYLE_PLAIN);
+        append_bar(out, blocks);
         /* With no bar there is no separating space (the line reads "  0 (0%)"). */
         snprintf(buf, sizeof buf, "%s%" PRId64 " (%d%%)", blocks > 0 ? " " : "",
                  votes[i], percent(votes[i], total));
-        append_cstr(host, out, buf, CELLHOST_STYLE_PLAIN);
-        host->line_break(out);
+        append_cstr(out, buf, CELLHOST_STYLE_PLAIN);
+        g_builder->line_break(out);
     }
 
     /* 6. Options beyond the limit are summarized, not dropped silently.   */
     if (option_count > shown) {
         snprintf(buf, sizeof buf, "  " POLL_ELLIPSIS " and %zu more", option_count - shown);
-        append_cstr(host, out, buf, CELLHOST_STYLE_MUTED);
-        host->line_break(out);
+        append_cstr(out, buf, CELLHOST_STYLE_MUTED);
+        g_builder->line_break(out);
     }
 
     /* 7. Footer: "<total> vote(s)". There is no trailing line break, because
      *    the host ends the content after the last line.                    */
     snprintf(buf, sizeof buf, "%" PRId64 " %s", total, total == 1 ? "vote" : "votes");
-    append_cstr(host, out, buf, CELLHOST_STYLE_MUTED);
+    append_cstr(out, buf, CELLHOST_STYLE_MUTED);
 
     return CELLHOST_RENDERED;
 }
 
 /* ------------------------------------------------------------------------ */
-/* plainTextForMessage:into:                                                 */
+/* plainTextForMessage:context:into:                                         */
 /* ------------------------------------------------------------------------ */
 
 /*
- * The IMP for CELLHOST_SEL_PLAIN_TEXT ("i@:r^{cellhost_message}
- * ^{cellhost_builder}"), used for previews and reply quotes. It gets no
- * context, so it uses the host table kept by `init`. Declining here makes
- * the host use its default summary (the message's text).
+ * The IMP for CELLHOST_SEL_PLAIN_TEXT, used for the quote of a reply to a
+ * poll. Declining here makes the host use its default summary (the
+ * message's text).
  */
 static int32_t poll_plain_text(cellhost_object *self, cellhost_sel _cmd,
-                               const cellhost_message *msg, cellhost_builder *out)
+                               const cellhost_message *msg, const cellhost_context *ctx,
+                               cellhost_builder *out)
 {
-    const cellhost_host *host = g_host;
     cellhost_string question;
 
     (void)self;
     (void)_cmd;
+    (void)ctx;
 
-    if (host == NULL)
-        return CELLHOST_DECLINED;
-    if (host->message_string(msg, "poll.question", &question) != CELLHOST_FOUND)
+    if (g_message->string(msg, "poll.question", &question) != CELLHOST_FOUND)
         return CELLHOST_DECLINED;
 
-    append_cstr(host, out, "Poll: ", CELLHOST_STYLE_PLAIN);
-    append_string(host, out, question, CELLHOST_STYLE_PLAIN);
+    append_cstr(out, "Poll: ", CELLHOST_STYLE_PLAIN);
+    append_string(out, question, CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
@@ -366,8 +369,8 @@ static int32_t poll_plain_text(cellhost_object *self, cellhost_sel _cmd,
  * it reads from the encoding.
  */
 static const cellhost_method poll_methods[] = {
-    { CELLHOST_SEL_RENDER,     CELLHOST_TYPES_RENDER,     (cellhost_imp)poll_render },
-    { CELLHOST_SEL_PLAIN_TEXT, CELLHOST_TYPES_PLAIN_TEXT, (cellhost_imp)poll_plain_text },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER,     CELLHOST_TYPES_RENDER,     poll_render),
+    CELLHOST_METHOD(CELLHOST_SEL_PLAIN_TEXT, CELLHOST_TYPES_PLAIN_TEXT, poll_plain_text),
 };
 
 /* registerClass:forMessageClass: for "poll". A NULL-terminated list. */
@@ -375,11 +378,11 @@ static const char *const poll_message_classes[] = { "poll", NULL };
 
 static const cellhost_class poll_classes[] = {
     {
+        .struct_size     = sizeof(cellhost_class),
         .name            = "PollMessageCell",
         .superclass      = "MessageCell", /* the host draws the chrome */
         .message_classes = poll_message_classes,
         .rank            = 0,             /* shipped plugins use 0 */
-        .flags           = CELLHOST_CLASS_NONE,
         .methods         = poll_methods,
         .method_count    = (uint32_t)(sizeof poll_methods / sizeof poll_methods[0]),
         .instance_size   = 0,             /* stateless: no object_ivars */
@@ -388,6 +391,7 @@ static const cellhost_class poll_classes[] = {
 
 static const cellhost_plugin_descriptor poll_descriptor = {
     .abi                 = CELLHOST_ABI_VERSION_INIT, /* always first */
+    .struct_size         = sizeof(cellhost_plugin_descriptor),
     .id                  = "org.cellhost.poll",
     .version             = "1.0.0",
     .description         = "Polls: question, options, votes as bars",

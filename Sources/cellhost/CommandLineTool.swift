@@ -1,3 +1,4 @@
+import CellHostABI
 import CellHostCore
 import Glibc
 
@@ -21,7 +22,7 @@ struct CommandLineTool {
             case "--help", "-h", "help":
                 if let topic = rest.first, let text = Help.topic(topic) { printOut(text) } else { printOut(Help.main) }
                 return 0
-            case "--version": printOut("cellhost \(Help.version) (plugin ABI 1.0)\n"); return 0
+            case "--version": printOut("cellhost \(Help.version) (plugin ABI \(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR))\n"); return 0
             default:
                 throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins; see cellhost --help)")
             }
@@ -45,7 +46,7 @@ struct CommandLineTool {
         let host = CellHost(dispatch: Dispatcher.fromEnvironment(environment).mode)
         let verbose = options.verbose
         host.logHandler = { plugin, level, message in
-            if level.rawValue >= CELLHOST_LOG_WARNING_VALUE || verbose { printError("\(plugin): \(message)") }
+            if level >= Int32(CELLHOST_LOG_WARNING) || verbose { printError("\(plugin): \(message)") }
         }
         let (searchPath, pathWarnings) = PluginSearchPath.resolve(commandLine: options.pluginPaths, environment: environment,
                                                                   executableDirectory: PluginSearchPath.executableDirectory())
@@ -192,6 +193,7 @@ struct CommandLineTool {
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name
+            pipeline.baseDirectory = fd == 0 ? .current : BaseDirectory(containing: name)
             // When the input would wait (a live stream), have the output written first.
             // Once a write to stdout failed, stop reading: nothing more can be shown.
             let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
@@ -216,12 +218,11 @@ struct CommandLineTool {
             if output.failed { break }
         }
         pipeline.finish()
+        host.runtime.shutdown()
         if let code = output.failureCode { self.output.fail(errno: code) }
         return invalid > 0 ? 1 : 0
     }
 }
-
-let CELLHOST_LOG_WARNING_VALUE: UInt32 = 2
 
 /// The terminal's size, and whether input is waiting.
 enum Terminal {

@@ -18,7 +18,7 @@ private let subValueCallingSuper: @convention(c) (OpaquePointer?, UnsafePointer<
     guard let table = host?.assumingMemoryBound(to: cellhost_host.self) else { return -1 }
     var result: Int32 = 0
     let status = table.pointee.send_super("SuperSub", object, "value", "i@:", &result, nil)
-    return status == Int32(CELLHOST_OK.rawValue) ? result + 10 : -status
+    return status == Int32(CELLHOST_OK) ? result + 10 : -status
 }
 
 /// Selector look-up, `send`, `send_super` and `responds_to`, and what
@@ -127,7 +127,7 @@ final class DispatchTests: XCTestCase {
     func test_send_callsTheMethodAndReturnsItsResult() throws {
         linkHierarchy()
         let answer = try send("Sub", "value")
-        XCTAssertEqual(answer.status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(answer.status, Int32(CELLHOST_OK))
         XCTAssertEqual(answer.result, 2)
     }
 
@@ -139,7 +139,7 @@ final class DispatchTests: XCTestCase {
                 try send("Leaf", "add:to:", types: "i@:ii", arguments: [UnsafeMutableRawPointer(pa), UnsafeMutableRawPointer(pb)])
             }
         }
-        XCTAssertEqual(answer.status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(answer.status, Int32(CELLHOST_OK))
         XCTAssertEqual(answer.result, 42)
     }
 
@@ -155,7 +155,7 @@ final class DispatchTests: XCTestCase {
             }
         }
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 5.0)
     }
 
@@ -165,7 +165,7 @@ final class DispatchTests: XCTestCase {
         var result: UInt64 = 0x1111_1111_1111_1111
         let status = table.pointee.send(object.handle, "value", "i@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 0x1111_1111_0000_0002)
     }
 
@@ -174,7 +174,7 @@ final class DispatchTests: XCTestCase {
         let object = CellObject(cls: try cls("Sub"))
         let status = table.pointee.send(object.handle, "value", "i@:", nil, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
     }
 
     func test_send_withoutTypes_skipsTheSignatureCheck() throws {
@@ -185,36 +185,36 @@ final class DispatchTests: XCTestCase {
     func test_send_withStackOffsetsInTypes_matchesTheCanonicalEncoding() throws {
         linkHierarchy()
         let answer = try send("Sub", "value", types: "i16@0:8")
-        XCTAssertEqual(answer.status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(answer.status, Int32(CELLHOST_OK))
         XCTAssertEqual(answer.result, 2)
     }
 
     func test_send_withWrongTypes_isSignatureMismatch_andDoesNotCall() throws {
         linkHierarchy()
         let answer = try send("Sub", "value", types: "d@:")
-        XCTAssertEqual(answer.status, Int32(CELLHOST_E_SIGNATURE_MISMATCH.rawValue))
+        XCTAssertEqual(answer.status, Int32(CELLHOST_E_SIGNATURE_MISMATCH))
         XCTAssertEqual(answer.result, -999, "the result is untouched")
     }
 
     func test_send_withMalformedTypes_isSignatureMismatch() throws {
         linkHierarchy()
-        XCTAssertEqual(try send("Sub", "value", types: "i@:x").status, Int32(CELLHOST_E_SIGNATURE_MISMATCH.rawValue))
+        XCTAssertEqual(try send("Sub", "value", types: "i@:x").status, Int32(CELLHOST_E_SIGNATURE_MISMATCH))
     }
 
     func test_send_ofUnknownSelector_isUnrecognizedSelector() throws {
         linkHierarchy()
-        XCTAssertEqual(try send("Sub", "noSuchSelector").status, Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR.rawValue))
+        XCTAssertEqual(try send("Sub", "noSuchSelector").status, Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR))
     }
 
     func test_send_withMissingArguments_isInvalidArgument() throws {
         linkHierarchy()
         XCTAssertEqual(try send("Base", "add:to:", types: "i@:ii", arguments: nil).status,
-                       Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue))
+                       Int32(CELLHOST_E_INVALID_ARGUMENT))
     }
 
     func test_send_toNilReceiver_isInvalidArgument() {
         var result: Int32 = 0
-        XCTAssertEqual(table.pointee.send(nil, "value", "i@:", &result, nil), Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue))
+        XCTAssertEqual(table.pointee.send(nil, "value", "i@:", &result, nil), Int32(CELLHOST_E_INVALID_ARGUMENT))
     }
 
     func test_send_ofVoidMethod_succeeds() throws {
@@ -222,7 +222,7 @@ final class DispatchTests: XCTestCase {
         let object = CellObject(cls: try cls("Leaf"))
         let status = table.pointee.send(object.handle, "nothing", "v@:", nil, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
     }
 
     func test_dispatcherSend_fromAGivenClass_startsTheLookupThere() throws {
@@ -232,7 +232,7 @@ final class DispatchTests: XCTestCase {
         let status = Dispatcher.send(from: try cls("Base"), receiver: object, selector: "value", types: "i@:",
                                      result: &result, arguments: nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 1)
     }
 
@@ -244,7 +244,7 @@ final class DispatchTests: XCTestCase {
         var result: Int32 = 0
         let status = table.pointee.send_super("Sub", object.handle, "value", "i@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 1, "[super value] from Sub runs Base's value")
     }
 
@@ -254,7 +254,7 @@ final class DispatchTests: XCTestCase {
         var result: Int32 = 0
         let status = table.pointee.send_super("Leaf", object.handle, "value", "i@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 2)
     }
 
@@ -264,7 +264,7 @@ final class DispatchTests: XCTestCase {
         var result: Int32 = 0
         let status = table.pointee.send_super("Base", object.handle, "value", "i@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR))
     }
 
     func test_sendSuper_withAClassNotOnTheReceiversChain_isNoSuchClass() throws {
@@ -274,7 +274,7 @@ final class DispatchTests: XCTestCase {
         var result: Int32 = 0
         let status = table.pointee.send_super("Unrelated", object.handle, "value", "i@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_E_NO_SUCH_CLASS.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_E_NO_SUCH_CLASS))
     }
 
     func test_sendSuper_withWrongTypes_isSignatureMismatch() throws {
@@ -283,7 +283,7 @@ final class DispatchTests: XCTestCase {
         var result: Int32 = 0
         let status = table.pointee.send_super("Sub", object.handle, "value", "q@:", &result, nil)
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_E_SIGNATURE_MISMATCH.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_E_SIGNATURE_MISMATCH))
     }
 
     func test_superCall_fromInsideAnIMP_runsTheSuperclassImplementation() throws {
@@ -301,7 +301,7 @@ final class DispatchTests: XCTestCase {
             return table.pointee.send(object.handle, "valueThroughSuper:", "i@:^v", &result, &args)
         }
         withExtendedLifetime(object) {}
-        XCTAssertEqual(status, Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(status, Int32(CELLHOST_OK))
         XCTAssertEqual(result, 11)
     }
 
@@ -339,7 +339,7 @@ final class DispatchTests: XCTestCase {
         linkHierarchy()
         let handle = try XCTUnwrap(table.pointee.instance_of(table, "Sub"))
         var result: Int32 = 0
-        XCTAssertEqual(table.pointee.send(handle, "value", "i@:", &result, nil), Int32(CELLHOST_OK.rawValue))
+        XCTAssertEqual(table.pointee.send(handle, "value", "i@:", &result, nil), Int32(CELLHOST_OK))
         XCTAssertEqual(result, 2)
         XCTAssertEqual(table.pointee.instance_of(table, "Sub"), handle, "one instance per class per conversation")
     }

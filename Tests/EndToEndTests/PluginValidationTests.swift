@@ -9,17 +9,19 @@ final class PluginValidationTests: EndToEndTestCase {
 
     // MARK: - ABI version
 
-    func test_pluginBuiltForAnotherMajorVersion_isRefusedNamingBothVersions() throws {
-        try compileFixture("abi_major_2.c", as: "libabi2")
+    func test_pluginBuiltForABI1_isRefusedNamingBothVersionsAndTheFix() throws {
+        try compileFixture("abi_major_1.c", as: "libabi1")
         let hostVersion = try ABIHeaders.version()
 
-        assertLoadFailure(try listPluginsRun(), fileName: "libabi2.so", ["2.0", hostVersion, "major"])
+        assertLoadFailure(try listPluginsRun(), fileName: "libabi1.so",
+                          ["plugin ABI 1.0 is not supported by this host (ABI \(hostVersion)): the major version differs; "
+                           + "rebuild the plugin against the ABI 2 headers"])
     }
 
     func test_pluginBuiltForANewerMinorVersion_isRefusedAsNewer() throws {
         try compileFixture("abi_minor_7.c", as: "libabi17")
 
-        assertLoadFailure(try listPluginsRun(), fileName: "libabi17.so", ["1.7", "newer"])
+        assertLoadFailure(try listPluginsRun(), fileName: "libabi17.so", ["plugin ABI 2.7 is newer than this host's ABI 2.0"])
     }
 
     // MARK: - Descriptor

@@ -27,11 +27,9 @@ public struct Dispatcher {
                                           UnsafePointer<cellhost_context>?, OpaquePointer?) -> Int32
     typealias CanRenderIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
                                              UnsafePointer<cellhost_context>?) -> Bool
-    typealias RowsIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?, UInt32) -> Int32
     typealias ConversationIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?,
                                                 UnsafePointer<cellhost_context>?) -> Void
-    typealias PlainTextIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
-                                             OpaquePointer?) -> Int32
+    typealias PlainTextIMP = RenderIMP
 
     /// Calls a method with `arguments` after self and _cmd, through libffi.
     /// `result` must hold `method.interface.returnStorageSize` bytes, or be nil.
@@ -94,18 +92,6 @@ public struct Dispatcher {
         }
     }
 
-    func rows(_ method: Method, receiver: OpaquePointer?, message: OpaquePointer?, width: UInt32) -> Int32 {
-        if mode == .direct, method.wellKnown == .rows {
-            return unsafeBitCast(method.imp, to: RowsIMP.self)(receiver, method.selectorPointer, message, width)
-        }
-        var message = message, width = width
-        return withUnsafeMutablePointer(to: &message) { m in
-            withUnsafeMutablePointer(to: &width) { w in
-                Dispatcher.invokeReturningInt32(method, receiver: receiver, [UnsafeMutableRawPointer(m), UnsafeMutableRawPointer(w)])
-            }
-        }
-    }
-
     func conversation(_ method: Method, receiver: OpaquePointer?, context: UnsafePointer<cellhost_context>) {
         if mode == .direct, method.wellKnown == .conversationWillBegin || method.wellKnown == .conversationDidEnd {
             unsafeBitCast(method.imp, to: ConversationIMP.self)(receiver, method.selectorPointer, context)
@@ -117,14 +103,17 @@ public struct Dispatcher {
         }
     }
 
-    func plainText(_ method: Method, receiver: OpaquePointer?, message: OpaquePointer?, builder: OpaquePointer?) -> Int32 {
+    func plainText(_ method: Method, receiver: OpaquePointer?, message: OpaquePointer?,
+                   context: UnsafePointer<cellhost_context>, builder: OpaquePointer?) -> Int32 {
         if mode == .direct, method.wellKnown == .plainText {
-            return unsafeBitCast(method.imp, to: PlainTextIMP.self)(receiver, method.selectorPointer, message, builder)
+            return unsafeBitCast(method.imp, to: PlainTextIMP.self)(receiver, method.selectorPointer, message, context, builder)
         }
-        var message = message, builder = builder
+        var message = message, context: UnsafePointer<cellhost_context>? = context, builder = builder
         return withUnsafeMutablePointer(to: &message) { m in
-            withUnsafeMutablePointer(to: &builder) { b in
-                Dispatcher.invokeReturningInt32(method, receiver: receiver, [UnsafeMutableRawPointer(m), UnsafeMutableRawPointer(b)])
+            withUnsafeMutablePointer(to: &context) { c in
+                withUnsafeMutablePointer(to: &builder) { b in
+                    Dispatcher.invokeReturningInt32(method, receiver: receiver, [UnsafeMutableRawPointer(m), UnsafeMutableRawPointer(c), UnsafeMutableRawPointer(b)])
+                }
             }
         }
     }
@@ -134,14 +123,14 @@ public struct Dispatcher {
     /// when given, and calls through libffi.
     static func send(from start: RuntimeClass?, receiver: CellObject, selector: String, types: String?,
                      result: UnsafeMutableRawPointer?, arguments: UnsafePointer<UnsafeMutableRawPointer?>?) -> Int32 {
-        guard let method = start?.lookup(selector) else { return Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR.rawValue) }
+        guard let method = start?.lookup(selector) else { return Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR) }
         if let types {
             guard MethodTypeEncoding.canonicalForm(of: types) == method.interface.encoding.canonical else {
-                return Int32(CELLHOST_E_SIGNATURE_MISMATCH.rawValue)
+                return Int32(CELLHOST_E_SIGNATURE_MISMATCH)
             }
         }
         let count = method.interface.encoding.arguments.count - 2
-        if count > 0 && arguments == nil { return Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue) }
+        if count > 0 && arguments == nil { return Int32(CELLHOST_E_INVALID_ARGUMENT) }
         let interface = method.interface
         withUnsafeTemporaryAllocation(byteCount: interface.returnStorageSize, alignment: 16) { storage in
             let empty = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
@@ -152,6 +141,6 @@ public struct Dispatcher {
                 result.copyMemory(from: storage.baseAddress!, byteCount: interface.returnSize)
             }
         }
-        return Int32(CELLHOST_OK.rawValue)
+        return Int32(CELLHOST_OK)
     }
 }

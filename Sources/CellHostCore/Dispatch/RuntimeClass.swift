@@ -41,14 +41,29 @@ public final class RuntimeClass {
     public let name: String
     /// The id of the plugin that contributed it ("cellhost" for host classes).
     public let pluginID: String
-    /// The superclass; nil only for the root, `MessageCell`.
-    public internal(set) var superclass: RuntimeClass?
+    /// The superclass; nil only for the root, `MessageCell`. Setting it
+    /// lays out the instance storage after the superclass's.
+    public internal(set) var superclass: RuntimeClass? {
+        didSet {
+            let base = superclass?.storageSize ?? 0
+            ivarOffset = instanceSize > 0 ? (base + 15) & ~15 : base
+            storageSize = ivarOffset + instanceSize
+        }
+    }
     /// Message classes it registers for, in the order given.
     public let messageClasses: [String]
     /// Its rank among candidates.
     public let rank: Int32
-    /// Bytes of per-instance storage.
+    /// Bytes of this class's own per-instance storage.
     let instanceSize: Int
+    /// Where this class's block starts in an instance's storage: after its
+    /// superclasses' blocks, 16-byte aligned (set when the superclass is).
+    private(set) var ivarOffset = 0
+    /// Bytes of storage an instance of this class needs, its chain's blocks included.
+    private(set) var storageSize = 0
+    /// The address of the plugin's class struct in this process (what
+    /// `object_ivars` is given); nil until the class's library is open.
+    var structAddress: UnsafeRawPointer?
     /// The class name as a C string, for `object_class_name`.
     let cName: UnsafePointer<CChar>
     /// Methods the class itself implements, by selector.
@@ -78,6 +93,7 @@ public final class RuntimeClass {
         self.messageClasses = messageClasses
         self.rank = rank
         self.instanceSize = instanceSize
+        self.storageSize = instanceSize
         self.cName = selectors.intern(name)
     }
 
@@ -139,31 +155,46 @@ extension WellKnownSelector {
         switch self {
         case .render: return 0
         case .canRender: return 1
-        case .rows: return 2
-        case .conversationWillBegin: return 3
-        case .conversationDidEnd: return 4
-        case .plainText: return 5
+        case .conversationWillBegin: return 2
+        case .conversationDidEnd: return 3
+        case .plainText: return 4
         }
     }
 }
 
 /// An instance of a cell class: what plugins see as `cellhost_object *`.
+/// Its storage holds one zeroed block per class of its chain that has
+/// instance variables, at that class's `ivarOffset`.
 final class CellObject {
     unowned let cls: RuntimeClass
-    let ivars: UnsafeMutableRawPointer?
+    private let storage: UnsafeMutableRawPointer?
 
     init(cls: RuntimeClass) {
         self.cls = cls
-        if cls.instanceSize > 0 {
-            let storage = UnsafeMutableRawPointer.allocate(byteCount: cls.instanceSize, alignment: 16)
-            storage.initializeMemory(as: UInt8.self, repeating: 0, count: cls.instanceSize)
-            ivars = storage
+        if cls.storageSize > 0 {
+            let storage = UnsafeMutableRawPointer.allocate(byteCount: cls.storageSize, alignment: 16)
+            storage.initializeMemory(as: UInt8.self, repeating: 0, count: cls.storageSize)
+            self.storage = storage
         } else {
-            ivars = nil
+            storage = nil
         }
     }
 
-    deinit { ivars?.deallocate() }
+    deinit { storage?.deallocate() }
+
+    /// The block of the class whose struct is at `address`, if that class
+    /// is on this object's chain and has instance variables.
+    func ivars(of address: UnsafeRawPointer) -> UnsafeMutableRawPointer? {
+        var current: RuntimeClass? = cls
+        while let each = current {
+            if each.structAddress == address {
+                guard each.instanceSize > 0, let storage else { return nil }
+                return storage + each.ivarOffset
+            }
+            current = each.superclass
+        }
+        return nil
+    }
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 

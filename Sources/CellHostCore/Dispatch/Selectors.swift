@@ -21,17 +21,15 @@ final class SelectorTable {
 public enum WellKnownSelector: String, CaseIterable, Sendable {
     case render = "renderMessage:context:into:"
     case canRender = "canRenderMessage:context:"
-    case rows = "rowsForMessage:width:"
     case conversationWillBegin = "conversationWillBegin:"
     case conversationDidEnd = "conversationDidEnd:"
-    case plainText = "plainTextForMessage:into:"
+    case plainText = "plainTextForMessage:context:into:"
 
     /// The exact encoding the host requires of an implementation.
     public var requiredEncoding: String {
         switch self {
         case .render: return CELLHOST_TYPES_RENDER
         case .canRender: return CELLHOST_TYPES_CAN_RENDER
-        case .rows: return CELLHOST_TYPES_ROWS
         case .conversationWillBegin, .conversationDidEnd: return CELLHOST_TYPES_CONVERSATION
         case .plainText: return CELLHOST_TYPES_PLAIN_TEXT
         }

@@ -51,14 +51,14 @@ public struct InProcessCell {
     static let trampoline: Dispatcher.RenderIMP = { object, _, message, context, builder in
         guard let object = CellObject.from(object), let message = Message.from(message),
               let canvas = BuilderHandle.canvas(builder), let context,
-              let host = object.cls.runtime?.diagnostics as? CellHost else { return Int32(CELLHOST_ERROR.rawValue) }
+              let host = object.cls.runtime?.diagnostics as? CellHost else { return Int32(CELLHOST_ERROR) }
         var cls: RuntimeClass? = object.cls
         while let current = cls, host.inProcessCells[current.name] == nil { cls = current.superclass }
-        guard let name = cls?.name, let cell = host.inProcessCells[name] else { return Int32(CELLHOST_ERROR.rawValue) }
+        guard let name = cls?.name, let cell = host.inProcessCells[name] else { return Int32(CELLHOST_ERROR) }
         switch cell.render(Context(message: message, canvas: canvas, width: Int(context.pointee.width))) {
-        case .rendered: return Int32(CELLHOST_RENDERED.rawValue)
-        case .declined: return Int32(CELLHOST_DECLINED.rawValue)
-        case .error: return Int32(CELLHOST_ERROR.rawValue)
+        case .rendered: return Int32(CELLHOST_RENDERED)
+        case .declined: return Int32(CELLHOST_DECLINED)
+        case .error: return Int32(CELLHOST_ERROR)
         }
     }
 }

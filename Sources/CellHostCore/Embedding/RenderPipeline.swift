@@ -71,6 +71,8 @@ public final class RenderPipeline: @unchecked Sendable {
 
     /// The input that records come from, named in diagnostics.
     public var source = "<stdin>"
+    /// The directory relative media paths in those records resolve against.
+    public var baseDirectory = BaseDirectory.current
 
     /// Stage one for a record, then queues it. Throws `JSONSyntaxError` when
     /// the record is not a JSON object (nothing is queued then). A record
@@ -80,6 +82,7 @@ public final class RenderPipeline: @unchecked Sendable {
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let slot = acquire()
         slot.source = source
+        slot.baseDirectory = baseDirectory
         slot.line = line
         current = slot
         defer { current = nil }

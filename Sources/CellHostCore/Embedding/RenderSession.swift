@@ -13,6 +13,8 @@ final class RenderSlot {
     var quote: (sender: String, preview: String)?
     /// The input it came from, for diagnostics.
     var source = "<stdin>"
+    /// What relative media paths in it resolve against.
+    var baseDirectory = BaseDirectory.current
     /// While its chain waits for a worker process: the walk, and what the
     /// worker needs to render it.
     var walk: ChainWalk?
@@ -87,7 +89,7 @@ public final class RenderSession {
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         try prepare(slot, bytes, line: line)
         for log in slot.logs { host.logHandler?(log.plugin, log.level, log.message) }
-        for note in slot.notes { host.logHandler?(HostClasses.pluginID, CELLHOST_LOG_ERROR, note) }
+        for note in slot.notes { host.logHandler?(HostClasses.pluginID, Int32(CELLHOST_LOG_ERROR), note) }
         emit(slot)
         slot.releaseLargeBuffers()
     }
@@ -117,15 +119,16 @@ public final class RenderSession {
         slot.walk = nil
         slot.canvas.limits = limits
         var flags: UInt32 = 0
-        if settings.depth != .none { flags |= CELLHOST_CONTEXT_COLOR.rawValue }
-        if message.isOutgoing { flags |= CELLHOST_CONTEXT_OUTGOING.rawValue }
-        if settings.format == .json { flags |= CELLHOST_CONTEXT_JSON.rawValue }
+        if settings.depth != .none { flags |= UInt32(CELLHOST_CONTEXT_COLOR) }
+        if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
+        if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
         let renderer = self.renderer
         let walk = renderer.start(message)
         order += 1
         walk.order = order
         let runtime = host.runtime
         runtime.logCapture = slot
+        runtime.baseDirectory = slot.baseDirectory
         defer { runtime.logCapture = nil }
         if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil {
             slot.walk = walk
@@ -148,14 +151,20 @@ public final class RenderSession {
     func dispatch(_ slots: [RenderSlot]) -> [Supervisor.Flight] {
         guard let supervisor else { return [] }
         defer { host.runtime.logCapture = nil }
-        return supervisor.dispatch(slots, renderer: renderer) { [host] slot in host.runtime.logCapture = slot }
+        return supervisor.dispatch(slots, renderer: renderer) { [host] slot in
+            host.runtime.logCapture = slot
+            host.runtime.baseDirectory = slot.baseDirectory
+        }
     }
 
     /// Takes the replies of `flights` and ends every walk of `slots`.
     func collect(_ flights: [Supervisor.Flight], _ slots: [RenderSlot]) {
         guard let supervisor else { return }
         let renderer = self.renderer
-        supervisor.collect(flights, slots, renderer: renderer) { [host] slot in host.runtime.logCapture = slot }
+        supervisor.collect(flights, slots, renderer: renderer) { [host] slot in
+            host.runtime.logCapture = slot
+            host.runtime.baseDirectory = slot.baseDirectory
+        }
         host.runtime.logCapture = nil
         for slot in slots where slot.outcome == nil {
             guard let walk = slot.walk else { continue }
@@ -170,6 +179,7 @@ public final class RenderSession {
         slot.walk = nil
         let message = slot.message
         host.runtime.logCapture = slot
+        host.runtime.baseDirectory = slot.baseDirectory
         slot.quote = message.replyTo.flatMap(quote)
         host.runtime.logCapture = nil
         if !quoteNotes.isEmpty {
@@ -205,13 +215,16 @@ public final class RenderSession {
         previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let supervisor, let worker = supervisor.worker(for: cls) {
             if supervisor.disabledReason(cls) == nil {
-                _ = supervisor.plainText(cls, worker: worker, record: record, into: previewCanvas, notes: &quoteNotes)
+                _ = supervisor.plainText(cls, worker: worker, record: record, width: contentWidth, messageClass: quoted.type,
+                                         baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
             }
         } else if supervisor?.disabledReason(cls) == nil, let method = cls.lookup(.plainText) {
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
-            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle,
-                                                      builder: BuilderHandle.handle(previewCanvas))
-            if result != Int32(CELLHOST_RENDERED.rawValue) { previewCanvas.reset() }
+            let result = runtime.withContext(for: method.owner, width: contentWidth, messageClass: quoted.type, flags: 0) {
+                runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle, context: $0,
+                                             builder: BuilderHandle.handle(previewCanvas))
+            }
+            if result != Int32(CELLHOST_RENDERED) { previewCanvas.reset() }
         }
         if previewCanvas.items.isEmpty { return (quoted.senderName, String((quoted.text ?? "").prefix(120))) }
         var text: [UInt8] = []

@@ -20,44 +20,28 @@ enum HostClasses {
     /// Renders the message's `text`; declines when there is none.
     static let messageCellRender: Dispatcher.RenderIMP = { _, _, message, _, builder in
         guard let message = Message.from(message), let canvas = BuilderHandle.canvas(builder),
-              let text = message.text, !text.isEmpty else { return Int32(CELLHOST_DECLINED.rawValue) }
+              let text = message.text, !text.isEmpty else { return Int32(CELLHOST_DECLINED) }
         canvas.append(text, style: [])
-        return Int32(CELLHOST_RENDERED.rawValue)
+        return Int32(CELLHOST_RENDERED)
     }
 
     /// The message's `text`, or its type in brackets.
-    static let messageCellPlainText: Dispatcher.PlainTextIMP = { _, _, message, builder in
+    static let messageCellPlainText: Dispatcher.PlainTextIMP = { _, _, message, _, builder in
         guard let message = Message.from(message), let canvas = BuilderHandle.canvas(builder) else {
-            return Int32(CELLHOST_ERROR.rawValue)
+            return Int32(CELLHOST_ERROR)
         }
         if let text = message.text, !text.isEmpty {
             canvas.append(text, style: [])
         } else {
             canvas.append("[\(message.typeIsMissing ? "message" : message.type)]", style: [])
         }
-        return Int32(CELLHOST_RENDERED.rawValue)
-    }
-
-    /// Rows needed at a width: renders into a scratch canvas and wraps it.
-    static let messageCellRows: Dispatcher.RowsIMP = { object, _, message, width in
-        guard let object = CellObject.from(object), let runtime = object.cls.runtime,
-              let method = object.cls.lookup(.render) else { return 0 }
-        let canvas = CellCanvas()
-        let result = runtime.withContext(for: method.owner, width: Int(width), messageClass: object.cls.messageClasses.first ?? "",
-                                         flags: 0) { context in
-            runtime.dispatcher.render(method, receiver: object.handle, message: message, context: context,
-                                      builder: BuilderHandle.handle(canvas))
-        }
-        guard result == Int32(CELLHOST_RENDERED.rawValue) else { return 0 }
-        Wrapper(width: max(2, Int(width))).wrap(canvas)
-        return Int32(canvas.contentLines.count)
+        return Int32(CELLHOST_RENDERED)
     }
 
     static var messageCellMethods: [Description] {
         [
             Description(selector: WellKnownSelector.render.rawValue, types: CELLHOST_TYPES_RENDER, imp: address(messageCellRender)),
             Description(selector: WellKnownSelector.plainText.rawValue, types: CELLHOST_TYPES_PLAIN_TEXT, imp: address(messageCellPlainText)),
-            Description(selector: WellKnownSelector.rows.rawValue, types: CELLHOST_TYPES_ROWS, imp: address(messageCellRows)),
         ]
     }
 
@@ -66,7 +50,7 @@ enum HostClasses {
     /// Never declines: shows the type, then the text when there is one.
     static let unknownCellRender: Dispatcher.RenderIMP = { _, _, message, _, builder in
         guard let message = Message.from(message), let canvas = BuilderHandle.canvas(builder) else {
-            return Int32(CELLHOST_ERROR.rawValue)
+            return Int32(CELLHOST_ERROR)
         }
         if message.typeIsMissing {
             canvas.append("Message without a usable type", style: [.muted, .emphasis])
@@ -79,7 +63,7 @@ enum HostClasses {
             canvas.lineBreak()
             canvas.append(text, style: [])
         }
-        return Int32(CELLHOST_RENDERED.rawValue)
+        return Int32(CELLHOST_RENDERED)
     }
 
     static var unknownCellMethods: [Description] {

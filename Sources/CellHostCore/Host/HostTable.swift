@@ -8,8 +8,11 @@ final class PluginHostContext {
     unowned(unsafe) var runtime: Runtime?
     /// Open while the plugin's `init` runs.
     var registrationOpen = false
-    var pendingClasses: [UnsafePointer<cellhost_class>] = []
-    var pendingMessageClasses: [(name: String, parent: String?)] = []
+    /// The descriptor sets CELLHOST_PLUGIN_REGISTERS_AT_INIT.
+    var registrationAllowed = false
+    private var pendingClasses: [ClassDescription] = []
+    private var pendingMessageClasses: [PluginRecord.MessageClassDeclaration] = []
+    private var pendingRejections: [PluginRecord.RejectedClass] = []
     /// The table handed to the plugin; lives as long as this context.
     let table: UnsafeMutablePointer<cellhost_host>
 
@@ -26,6 +29,67 @@ final class PluginHostContext {
         guard let data = host?.pointee.host_data else { return nil }
         return Unmanaged<PluginHostContext>.fromOpaque(data).takeUnretainedValue()
     }
+
+    /// What `init` registered (and what was refused), handed over once.
+    func takeRegistrations() -> (classes: [ClassDescription], messageClasses: [PluginRecord.MessageClassDeclaration],
+                                 rejected: [PluginRecord.RejectedClass]) {
+        defer {
+            pendingClasses.removeAll()
+            pendingMessageClasses.removeAll()
+            pendingRejections.removeAll()
+        }
+        return (pendingClasses, pendingMessageClasses, pendingRejections)
+    }
+
+    /// `register_class`: the class is checked now, so a refusal is the
+    /// call's answer (CELLHOST_E_REJECTED) as well as a logged reason.
+    func register(_ cls: UnsafePointer<cellhost_class>) -> Int32 {
+        guard registrationOpen else { return Int32(CELLHOST_E_TOO_LATE) }
+        var name = "?"
+        do {
+            let copied = try DescriptorReader.copy(cellhost_class.self, from: UnsafeRawPointer(cls), field: "register_class")
+            if let given = copied.value.name, strnlen(given, 256) < 256 { name = Sanitizer.sanitize(String(cString: given)) }
+            guard registrationAllowed else { return refuse(name, Self.flagMissing) }
+            let description = try DescriptorReader.readClass(copied.value, address: UnsafeRawPointer(cls),
+                                                             index: pendingClasses.count)
+            for method in description.methods {
+                try Runtime.check(method, className: description.name)
+            }
+            pendingClasses.append(description)
+            return Int32(CELLHOST_OK)
+        } catch let error as DescriptorReader.Invalid {
+            return refuse(name, error.reason)
+        } catch let rejection as ClassRejection {
+            return refuse(name, rejection.reason)
+        } catch {
+            return refuse(name, "\(error)")
+        }
+    }
+
+    /// `register_message_class`, checked now like `register`.
+    func register(_ declaration: UnsafePointer<cellhost_message_class>) -> Int32 {
+        guard registrationOpen else { return Int32(CELLHOST_E_TOO_LATE) }
+        do {
+            let copied = try DescriptorReader.copy(cellhost_message_class.self, from: UnsafeRawPointer(declaration),
+                                                   field: "register_message_class")
+            let read = try DescriptorReader.readMessageClass(copied.value, field: "register_message_class")
+            guard registrationAllowed else { return refuse("message class '\(read.name)'", Self.flagMissing) }
+            pendingMessageClasses.append(read)
+            return Int32(CELLHOST_OK)
+        } catch let error as DescriptorReader.Invalid {
+            return refuse("message class", error.reason)
+        } catch {
+            return refuse("message class", "\(error)")
+        }
+    }
+
+    static let flagMissing = "the descriptor does not set CELLHOST_PLUGIN_REGISTERS_AT_INIT"
+
+    private func refuse(_ name: String, _ reason: String) -> Int32 {
+        pendingRejections.append(.init(name: name, reason: "register_class: \(reason)"))
+        runtime?.log(plugin: pluginID, level: Int32(CELLHOST_LOG_ERROR), message: "\(name) refused: \(reason)")
+        return Int32(CELLHOST_E_REJECTED)
+    }
 }
 
 /// The functions of the host table (host.h), as C function pointers.
@@ -34,61 +98,15 @@ enum HostTable {
     nonisolated(unsafe) static let template: cellhost_host = {
         var table = cellhost_host()
         table.abi = cellhost_version(major: UInt32(CELLHOST_ABI_MAJOR), minor: UInt32(CELLHOST_ABI_MINOR))
-        table.log = { host, level, message in
-            guard let context = PluginHostContext.from(host), let message else { return }
-            context.runtime?.log(plugin: context.pluginID, level: level, message: String(cString: message))
+        table.struct_size = UInt32(MemoryLayout<cellhost_host>.size)
+        table.get_extension = { _, id in
+            guard let id else { return nil }
+            return HostExtensions.named(id)
         }
-        table.message_info = { handle, out in
-            guard let message = Message.from(handle), let out else { return }
-            MessageAccess.fill(message, out)
+        table.object_ivars = { object, cls in
+            guard let object = CellObject.from(object), let cls else { return nil }
+            return object.ivars(of: UnsafeRawPointer(cls))
         }
-        table.message_string = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard message.document.kind(node) == .string else { return false }
-                if let out { out.pointee = message.arena.storeSanitized(message.document, node) }
-                return true
-            }
-        }
-        table.message_number = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.number(node) else { return false }
-                out?.pointee = value
-                return true
-            }
-        }
-        table.message_integer = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.integer(node) else { return false }
-                out?.pointee = value
-                return true
-            }
-        }
-        table.message_bool = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.bool(node) else { return false }
-                out?.pointee = value
-                return true
-            }
-        }
-        table.message_count = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                let kind = message.document.kind(node)
-                guard kind == .array || kind == .object else { return false }
-                out?.pointee = message.document.count(node)
-                return true
-            }
-        }
-        table.append = { builder, text, length, style in
-            guard let canvas = BuilderHandle.canvas(builder), let text, length > 0 else { return }
-            canvas.append(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length),
-                          style: Style(rawValue: style & Style.pluginMask))
-        }
-        table.line_break = { builder in BuilderHandle.canvas(builder)?.lineBreak() }
-        table.append_row = { builder, cells, count in
-            guard let canvas = BuilderHandle.canvas(builder), let cells, count > 0 else { return }
-            canvas.appendRow(UnsafeBufferPointer(start: cells, count: min(count, 4096)))
-        }
-        table.object_ivars = { object in CellObject.from(object)?.ivars }
         table.object_class_name = { object in CellObject.from(object)?.cls.cName }
         table.instance_of = { host, name in
             guard let context = PluginHostContext.from(host), let name,
@@ -101,40 +119,132 @@ enum HostTable {
         }
         table.send = { object, selector, types, result, arguments in
             guard let receiver = CellObject.from(object), let selector else {
-                return Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue)
+                return Int32(CELLHOST_E_INVALID_ARGUMENT)
             }
             return Dispatcher.send(from: receiver.cls, receiver: receiver, selector: String(cString: selector),
                                    types: types.map { String(cString: $0) }, result: result, arguments: UnsafePointer(arguments))
         }
         table.send_super = { current, object, selector, types, result, arguments in
             guard let receiver = CellObject.from(object), let selector, let current else {
-                return Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue)
+                return Int32(CELLHOST_E_INVALID_ARGUMENT)
             }
             // The named class is found on the receiver's chain (it is the class
             // whose method is running); its superclass starts the look-up.
             let name = String(cString: current)
             var cls: RuntimeClass? = receiver.cls
             while let candidate = cls, candidate.name != name { cls = candidate.superclass }
-            guard let found = cls else { return Int32(CELLHOST_E_NO_SUCH_CLASS.rawValue) }
+            guard let found = cls else { return Int32(CELLHOST_E_NO_SUCH_CLASS) }
             return Dispatcher.send(from: found.superclass, receiver: receiver, selector: String(cString: selector),
                                    types: types.map { String(cString: $0) }, result: result, arguments: UnsafePointer(arguments))
         }
         table.register_class = { host, cls in
-            guard let context = PluginHostContext.from(host), let cls else { return Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue) }
-            guard context.registrationOpen else { return Int32(CELLHOST_E_TOO_LATE.rawValue) }
-            context.pendingClasses.append(cls)
-            return Int32(CELLHOST_OK.rawValue)
+            guard let context = PluginHostContext.from(host), let cls else { return Int32(CELLHOST_E_INVALID_ARGUMENT) }
+            return context.register(cls)
         }
         table.register_message_class = { host, declaration in
-            guard let context = PluginHostContext.from(host), let declaration, let name = declaration.pointee.name else {
-                return Int32(CELLHOST_E_INVALID_ARGUMENT.rawValue)
+            guard let context = PluginHostContext.from(host), let declaration else {
+                return Int32(CELLHOST_E_INVALID_ARGUMENT)
             }
-            guard context.registrationOpen else { return Int32(CELLHOST_E_TOO_LATE.rawValue) }
-            context.pendingMessageClasses.append((String(cString: name), declaration.pointee.parent.map { String(cString: $0) }))
-            return Int32(CELLHOST_OK.rawValue)
+            return context.register(declaration)
         }
         return table
     }()
+}
+
+/// The host's extensions (`get_extension`): tables made once, valid for the
+/// life of the process.
+enum HostExtensions {
+    nonisolated(unsafe) static let log: UnsafeMutablePointer<cellhost_log_api> = {
+        var api = cellhost_log_api()
+        api.struct_size = UInt32(MemoryLayout<cellhost_log_api>.size)
+        api.log = { host, level, message in
+            guard let context = PluginHostContext.from(host), let message else { return }
+            let clamped = level < Int32(CELLHOST_LOG_DEBUG) || level > Int32(CELLHOST_LOG_ERROR) ? Int32(CELLHOST_LOG_ERROR) : level
+            context.runtime?.log(plugin: context.pluginID, level: clamped, message: String(cString: message))
+        }
+        return table(api)
+    }()
+
+    nonisolated(unsafe) static let message: UnsafeMutablePointer<cellhost_message_api> = {
+        var api = cellhost_message_api()
+        api.struct_size = UInt32(MemoryLayout<cellhost_message_api>.size)
+        api.info = { handle, out in
+            guard let message = Message.from(handle), let out else { return }
+            MessageAccess.fill(message, out)
+        }
+        api.string = { handle, path, out in
+            MessageAccess.lookup(handle, path) { message, node in
+                guard message.document.kind(node) == .string else { return false }
+                if let out { out.pointee = message.arena.storeSanitized(message.document, node) }
+                return true
+            }
+        }
+        api.number = { handle, path, out in
+            MessageAccess.lookup(handle, path) { message, node in
+                guard let value = message.document.number(node) else { return false }
+                out?.pointee = value
+                return true
+            }
+        }
+        api.integer = { handle, path, out in
+            MessageAccess.lookup(handle, path) { message, node in
+                guard let value = message.document.integer(node) else { return false }
+                out?.pointee = value
+                return true
+            }
+        }
+        api.boolean = { handle, path, out in
+            MessageAccess.lookup(handle, path) { message, node in
+                guard let value = message.document.bool(node) else { return false }
+                out?.pointee = value
+                return true
+            }
+        }
+        api.count = { handle, path, out in
+            MessageAccess.lookup(handle, path) { message, node in
+                let kind = message.document.kind(node)
+                guard kind == .array || kind == .object else { return false }
+                out?.pointee = message.document.count(node)
+                return true
+            }
+        }
+        api.numbers = { handle, path, out, capacity, count in
+            MessageAccess.lookup(handle, path) { message, node in
+                MessageAccess.numbers(message.document, node, out, capacity, count)
+            }
+        }
+        return table(api)
+    }()
+
+    nonisolated(unsafe) static let builder: UnsafeMutablePointer<cellhost_builder_api> = {
+        var api = cellhost_builder_api()
+        api.struct_size = UInt32(MemoryLayout<cellhost_builder_api>.size)
+        api.append = { builder, text, length, style in
+            guard let canvas = BuilderHandle.canvas(builder), let text, length > 0 else { return }
+            canvas.append(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length),
+                          style: Style(rawValue: style & Style.pluginMask))
+        }
+        api.line_break = { builder in BuilderHandle.canvas(builder)?.lineBreak() }
+        api.append_row = { builder, cells, count in
+            guard let canvas = BuilderHandle.canvas(builder), let cells, count > 0 else { return }
+            canvas.appendRow(UnsafeBufferPointer(start: cells, count: min(count, 4096)))
+        }
+        return table(api)
+    }()
+
+    private static func table<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        pointer.initialize(to: value)
+        return pointer
+    }
+
+    /// The extension named by the C string `id`, or nil.
+    static func named(_ id: UnsafePointer<CChar>) -> UnsafeRawPointer? {
+        if strcmp(id, CELLHOST_EXT_MESSAGE) == 0 { return UnsafeRawPointer(message) }
+        if strcmp(id, CELLHOST_EXT_BUILDER) == 0 { return UnsafeRawPointer(builder) }
+        if strcmp(id, CELLHOST_EXT_LOG) == 0 { return UnsafeRawPointer(log) }
+        return nil
+    }
 }
 
 /// `cellhost_builder *` handles point at a canvas.
@@ -168,8 +278,8 @@ enum MessageAccess {
             return value.withUTF8 { arena.storeSanitized($0) }
         }
         withUnsafeMutablePointer(to: &info) { out in
-        out.pointee.direction = message.isOutgoing ? CELLHOST_OUTGOING : CELLHOST_INCOMING
-        out.pointee.status = cellhost_status(UInt32(message.status.rawValue))
+        out.pointee.direction = cellhost_direction(message.isOutgoing ? CELLHOST_OUTGOING : CELLHOST_INCOMING)
+        out.pointee.status = cellhost_status(message.status.rawValue)
         out.pointee.has_time = message.time != nil
         out.pointee.time = message.time ?? 0
         out.pointee.type = string(message.type)
@@ -183,14 +293,30 @@ enum MessageAccess {
 
     static func lookup(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                        _ read: (Message, Int) -> Bool) -> cellhost_lookup {
-        guard let message = Message.from(handle), let path else { return CELLHOST_MISSING }
+        guard let message = Message.from(handle), let path else { return cellhost_lookup(CELLHOST_MISSING) }
         let length = strnlen(path, 256)
-        guard length < 256 else { return CELLHOST_MISSING }
+        guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
         let node = path.withMemoryRebound(to: UInt8.self, capacity: length) {
             message.document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
         }
-        guard let node else { return CELLHOST_MISSING }
-        if message.document.kind(node) == .null { return CELLHOST_MISSING }
-        return read(message, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE
+        guard let node else { return cellhost_lookup(CELLHOST_MISSING) }
+        if message.document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }
+        return cellhost_lookup(read(message, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE)
+    }
+
+    /// `numbers`: every element of an array of numbers, checked before
+    /// anything is written.
+    static func numbers(_ document: JSONDocument, _ node: Int, _ out: UnsafeMutablePointer<Double>?,
+                        _ capacity: Int, _ count: UnsafeMutablePointer<Int>?) -> Bool {
+        guard document.kind(node) == .array else { return false }
+        let elements = document.elements(node)
+        for element in elements where document.number(element) == nil { return false }
+        if let out {
+            for (index, element) in elements.prefix(max(0, capacity)).enumerated() {
+                out[index] = document.number(element) ?? 0
+            }
+        }
+        count?.pointee = elements.count
+        return true
     }
 }

@@ -139,12 +139,12 @@ struct MessageRenderer {
             let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags) {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
-            if result == Int32(CELLHOST_RENDERED.rawValue) {
+            if result == Int32(CELLHOST_RENDERED) {
                 walk.outcome = outcome(walk, step)
                 return nil
             }
             canvas.rollBack(to: mark)
-            if result == Int32(CELLHOST_DECLINED.rawValue) {
+            if result == Int32(CELLHOST_DECLINED) {
                 walk.attempts.append(Self.attempt(step, "declined"))
             } else {
                 var failed = Self.attempt(step, "error")

@@ -39,6 +39,11 @@ public struct ClassDescription: Sendable, Codable {
     public var rank: Int32
     public var instanceSize: Int
     public var methods: [MethodDescription]
+    /// Where the plugin keeps the class struct in this process (what it
+    /// passes to `object_ivars`); 0 when only described.
+    public var address: UInt = 0
+
+    private enum CodingKeys: String, CodingKey { case name, superclass, messageClasses, rank, instanceSize, methods }
 }
 
 /// Why a class was not accepted.
@@ -108,6 +113,11 @@ public final class Runtime {
         registry.register(root, forMessageClass: "text")
     }
 
+    /// The directory relative media paths resolve against
+    /// (`cellhost_context.base_directory`): the input file's, or the
+    /// current directory.
+    public var baseDirectory = BaseDirectory.current
+
     /// The last error each plugin logged, to explain a render that failed.
     var lastError: [String: String] = [:]
 
@@ -123,7 +133,7 @@ public final class Runtime {
     var logCapture: RenderSlot?
 
     func log(plugin: String, level: cellhost_log_level, message: String) {
-        if level.rawValue >= CELLHOST_LOG_ERROR.rawValue { lastError[plugin] = Sanitizer.sanitize(message) }
+        if level >= Int32(CELLHOST_LOG_ERROR) { lastError[plugin] = Sanitizer.sanitize(message) }
         if let logCapture {
             logCapture.logs.append((plugin, level, Sanitizer.sanitize(message)))
             return
@@ -138,26 +148,9 @@ public final class Runtime {
 
     /// Builds a method, parsing and checking its encoding.
     func makeMethod(_ description: ClassDescription.MethodDescription, owner: RuntimeClass) throws -> Method {
-        let encoding: MethodTypeEncoding
         let cached = interfaces[description.types]
-        if let cached {
-            encoding = cached.encoding
-        } else {
-            do {
-                encoding = try MethodTypeEncoding(parsing: description.types)
-            } catch let error as TypeEncodingError {
-                throw ClassRejection(className: owner.name,
-                                     reason: "selector '\(description.selector)': \(error)")
-            }
-        }
+        let encoding = try Self.check(description, className: owner.name, parsed: cached?.encoding)
         let wellKnown = WellKnownSelector(rawValue: description.selector)
-        if let wellKnown, encoding.canonical != wellKnown.requiredEncoding {
-            throw ClassRejection(className: owner.name,
-                                 reason: "selector '\(description.selector)' has encoding '\(description.types)' but the host expects '\(wellKnown.requiredEncoding)'")
-        }
-        guard description.implemented else {
-            throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
-        }
         let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
         let interface: CallInterface
         if let cached {
@@ -168,6 +161,32 @@ public final class Runtime {
         }
         return Method(selector: description.selector, selectorPointer: selectors.intern(description.selector),
                       types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
+    }
+
+    /// Checks a method as linking does: its encoding parses, a well-known
+    /// selector has the required encoding, and it has an implementation.
+    /// Returns the parsed encoding (`parsed`, when the caller has it already).
+    @discardableResult
+    static func check(_ description: ClassDescription.MethodDescription, className: String,
+                      parsed: MethodTypeEncoding? = nil) throws -> MethodTypeEncoding {
+        let encoding: MethodTypeEncoding
+        if let parsed {
+            encoding = parsed
+        } else {
+            do {
+                encoding = try MethodTypeEncoding(parsing: description.types)
+            } catch let error as TypeEncodingError {
+                throw ClassRejection(className: className, reason: "selector '\(description.selector)': \(error)")
+            }
+        }
+        if let wellKnown = WellKnownSelector(rawValue: description.selector), encoding.canonical != wellKnown.requiredEncoding {
+            throw ClassRejection(className: className,
+                                 reason: "selector '\(description.selector)' has encoding '\(description.types)' but the host expects '\(wellKnown.requiredEncoding)'")
+        }
+        guard description.implemented else {
+            throw ClassRejection(className: className, reason: "selector '\(description.selector)' has a NULL implementation")
+        }
+        return encoding
     }
 
     /// Links described classes into the runtime: resolves superclasses (which
@@ -220,6 +239,7 @@ public final class Runtime {
                                    messageClasses: description.messageClasses, rank: description.rank,
                                    instanceSize: description.instanceSize, selectors: selectors)
             cls.superclass = superclass
+            cls.structAddress = UnsafeRawPointer(bitPattern: description.address)
             cls.runtime = self
             cls.hostTable = hostTable(for: cls.pluginID)
             if let plugin = lazy[cls.pluginID] {
@@ -280,6 +300,7 @@ public final class Runtime {
                 continue
             }
             let described = library.classes.first { $0.name == cls.name }
+            cls.structAddress = UnsafeRawPointer(bitPattern: described?.address ?? 0)
             for method in cls.methodList {
                 let imp = described?.methods.first { $0.selector == method.selector && $0.types == method.types }?.imp ?? 0
                 guard let pointer = UnsafeRawPointer(bitPattern: imp) else {
@@ -292,8 +313,27 @@ public final class Runtime {
         }
         plugin.linkedClasses.removeAll()
         if let failure = plugin.failure {
-            log(plugin: plugin.pluginID, level: CELLHOST_LOG_ERROR, message: "\(plugin.file): could not be opened when first needed: \(failure)")
+            log(plugin: plugin.pluginID, level: Int32(CELLHOST_LOG_ERROR), message: "\(plugin.file): could not be opened when first needed: \(failure)")
         }
+    }
+
+    // MARK: Libraries in use
+
+    /// Libraries opened in this process to be used, in the order they were
+    /// opened; each owes its plugin one `deinit`.
+    private var openedLibraries: [PluginLibrary] = []
+
+    func opened(_ library: PluginLibrary) { openedLibraries.append(library) }
+
+    /// Ends the conversation (`conversationDidEnd:` to every instance), then
+    /// calls `deinit` of every plugin opened to be used, in the reverse order
+    /// of opening, once. The runtime can still be used afterwards: a plugin
+    /// needed again is not reopened, so call this when done.
+    public func shutdown() {
+        endConversation()
+        let libraries = openedLibraries
+        openedLibraries.removeAll()
+        for library in libraries.reversed() { library.finish() }
     }
 
     // MARK: Conversations
@@ -343,8 +383,10 @@ extension Runtime {
                         _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
         let host = cls.hostTable ?? hostTable(for: cls.pluginID)
         return messageClassCString(messageClass) { name in
-            var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size), width: UInt32(max(1, width)),
-                                           flags: flags, reserved: 0, message_class: name, host: host)
+            var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size),
+                                           width: UInt32(clamping: max(width, 0)),
+                                           flags: flags, reserved: 0, message_class: name, host: host,
+                                           base_directory: baseDirectory.pointer)
             return withUnsafePointer(to: &context) { body($0) }
         }
     }

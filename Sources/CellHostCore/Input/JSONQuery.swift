@@ -90,28 +90,58 @@ extension JSONDocument {
     }
 
     /// Resolves a dot-separated key path ("file.size", "poll.options.0.text")
-    /// from the root. A path segment of digits indexes an array.
+    /// from the root. A path segment of digits indexes an array. A backslash
+    /// makes the next byte part of the key ("content.m\\.relates_to" names the
+    /// key "m.relates_to"); a path ending in a lone backslash resolves to nothing.
     public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
         var current = JSONDocument.root
         guard !nodes.isEmpty else { return nil }
         var segmentStart = 0
+        var escaped = false
         var index = 0
         while index <= path.count {
+            if index < path.count && path[index] == UInt8(ascii: "\\") {
+                guard index + 1 < path.count else { return nil }
+                escaped = true
+                index += 2
+                continue
+            }
             if index == path.count || path[index] == UInt8(ascii: ".") {
-                let segment = UnsafeBufferPointer(rebasing: path[segmentStart..<index])
-                guard !segment.isEmpty else { return nil }
-                if nodes[current].kind == .array {
-                    guard let position = Self.decimal(segment), let next = element(current, position) else { return nil }
-                    current = next
-                } else {
-                    guard let next = member(current, segment) else { return nil }
-                    current = next
-                }
+                let raw = UnsafeBufferPointer(rebasing: path[segmentStart..<index])
+                guard !raw.isEmpty else { return nil }
+                let next: Int? = escaped
+                    ? Self.unescaped(raw).withUnsafeBufferPointer { step(from: current, $0) }
+                    : step(from: current, raw)
+                guard let next else { return nil }
+                current = next
                 segmentStart = index + 1
+                escaped = false
             }
             index += 1
         }
         return current
+    }
+
+    /// One key path step: an array element by position, or an object member.
+    private func step(from current: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        if nodes[current].kind == .array {
+            guard let position = Self.decimal(segment) else { return nil }
+            return element(current, position)
+        }
+        return member(current, segment)
+    }
+
+    /// A path segment with its backslash escapes removed.
+    private static func unescaped(_ segment: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var key: [UInt8] = []
+        key.reserveCapacity(segment.count)
+        var index = 0
+        while index < segment.count {
+            if segment[index] == UInt8(ascii: "\\"), index + 1 < segment.count { index += 1 }
+            key.append(segment[index])
+            index += 1
+        }
+        return key
     }
 
     /// Resolves a key path given as a Swift string.

@@ -50,7 +50,7 @@ public enum RenderWorker {
         while let frame = WireIO.readFrame(0) {
             guard let kind = frame.first else { return 2 }
             if kind == WorkerFrame.end {
-                runtime.endConversation()
+                runtime.shutdown()
                 return 0
             }
             guard kind == WorkerFrame.render else { return 2 }
@@ -83,16 +83,22 @@ public enum RenderWorker {
         canvas.reset()
         let loaded: Bool = request.record.withUnsafeBufferPointer { (try? message.load($0, me: me)) != nil }
         guard loaded else { return }
+        if runtime.baseDirectory.path != request.baseDirectory {
+            runtime.baseDirectory = BaseDirectory(path: request.baseDirectory)
+        }
         if request.plainText {
             guard let name = request.steps.first?.className, let cls = runtime.classes[name],
                   let method = cls.lookup(.plainText) else { return }
             let object = runtime.conversation.instance(of: cls, runtime: runtime)
             page?[0] = request.sequence
             page?[1] = 1 << 32
-            let result = runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle,
-                                                      builder: BuilderHandle.handle(canvas))
+            let messageClass = request.steps.first?.messageClass ?? ""
+            let result = runtime.withContext(for: method.owner, width: Int(request.width), messageClass: messageClass, flags: 0) {
+                runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle, context: $0,
+                                             builder: BuilderHandle.handle(canvas))
+            }
             page?[1] = 0
-            if result == Int32(CELLHOST_RENDERED.rawValue) {
+            if result == Int32(CELLHOST_RENDERED) {
                 reply.renderedStep = 0
                 reply.bytes = canvas.bytes
                 reply.items = canvas.items
@@ -132,7 +138,7 @@ final class LogCollector: DiagnosticSink {
 
     func pluginLog(plugin: String, level: cellhost_log_level, message: String) {
         guard lines.count < 1000 else { return }
-        lines.append(.init(plugin: plugin, level: level.rawValue, message: String(decoding: message.utf8.prefix(4096), as: UTF8.self)))
+        lines.append(.init(plugin: plugin, level: UInt32(bitPattern: level), message: String(decoding: message.utf8.prefix(4096), as: UTF8.self)))
     }
 
     func take() -> [RenderReply.Log] {

@@ -158,7 +158,7 @@ public final class Supervisor {
             spans.append(walk.next..<end)
             requests.append(RenderRequest(sequence: sequence, width: UInt32(clamping: slot.width), flags: slot.flags,
                                           steps: walk.steps[walk.next..<end].map { ($0.cls.name, $0.messageClass) },
-                                          record: slot.message.document.bytes))
+                                          record: slot.message.document.bytes, baseDirectory: slot.baseDirectory.path))
         }
         if !worker.isRunning, let problem = worker.start(executable: settings.executable, setup: setup) {
             return Flight(worker: worker, slots: slots, spans: spans, startFailure: problem)
@@ -220,7 +220,7 @@ public final class Supervisor {
     private func apply(_ reply: RenderReply, to slot: RenderSlot, span: Range<Int>, renderer: MessageRenderer) {
         guard let walk = slot.walk else { return }
         for log in reply.logs {
-            slot.logs.append((log.plugin, cellhost_log_level(rawValue: log.level), log.message))
+            slot.logs.append((log.plugin, Int32(bitPattern: log.level), log.message))
         }
         for attempt in reply.attempts where span.lowerBound + attempt.step < span.upperBound {
             let step = walk.steps[span.lowerBound + attempt.step]
@@ -239,12 +239,12 @@ public final class Supervisor {
     /// The `plainTextForMessage:into:` of `cls`, which runs in `worker`, for
     /// the message in `record`, into `canvas`; false when the class did not
     /// give one (or its worker failed: the plugin is then disabled).
-    func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], into canvas: CellCanvas,
-                   notes: inout [String]) -> Bool {
+    func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], width: Int, messageClass: String,
+                   baseDirectory: String, into canvas: CellCanvas, notes: inout [String]) -> Bool {
         if !worker.isRunning, worker.start(executable: settings.executable, setup: setup) != nil { return false }
         sequence += 1
-        let request = RenderRequest(plainText: true, sequence: sequence, width: 0, flags: 0,
-                                    steps: [(cls.name, "")], record: record)
+        let request = RenderRequest(plainText: true, sequence: sequence, width: UInt32(clamping: width), flags: 0,
+                                    steps: [(cls.name, messageClass)], record: record, baseDirectory: baseDirectory)
         var text = false
         let failure = worker.exchange([request], timeout: settings.timeout) { reply in
             if reply.renderedStep == 0 {

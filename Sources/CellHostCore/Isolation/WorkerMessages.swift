@@ -37,6 +37,8 @@ struct RenderRequest {
     var flags: UInt32
     var steps: [(className: String, messageClass: String)]
     var record: [UInt8]
+    /// `cellhost_context.base_directory` for the message.
+    var baseDirectory: String
 
     func encode(into writer: inout WireWriter) {
         writer.u8(plainText ? 1 : 0)
@@ -49,6 +51,7 @@ struct RenderRequest {
             writer.string(step.messageClass)
         }
         writer.data(record)
+        writer.string(baseDirectory)
     }
 
     static func decode(_ reader: inout WireReader) throws -> RenderRequest {
@@ -60,7 +63,9 @@ struct RenderRequest {
         guard count <= 4096 else { throw WireReader.WireError() }
         var steps: [(String, String)] = []
         for _ in 0..<count { steps.append((try reader.string(), try reader.string())) }
-        return RenderRequest(plainText: plainText, sequence: sequence, width: width, flags: flags, steps: steps, record: Array(try reader.data()))
+        let record = Array(try reader.data())
+        return RenderRequest(plainText: plainText, sequence: sequence, width: width, flags: flags, steps: steps, record: record,
+                             baseDirectory: try reader.string())
     }
 }
 

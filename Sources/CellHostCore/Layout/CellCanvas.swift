@@ -7,16 +7,16 @@ public struct Style: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let strong = Style(rawValue: CELLHOST_STYLE_STRONG.rawValue)
-    public static let emphasis = Style(rawValue: CELLHOST_STYLE_EMPHASIS.rawValue)
-    public static let code = Style(rawValue: CELLHOST_STYLE_CODE.rawValue)
-    public static let link = Style(rawValue: CELLHOST_STYLE_LINK.rawValue)
-    public static let muted = Style(rawValue: CELLHOST_STYLE_MUTED.rawValue)
-    public static let accent = Style(rawValue: CELLHOST_STYLE_ACCENT.rawValue)
-    public static let success = Style(rawValue: CELLHOST_STYLE_SUCCESS.rawValue)
-    public static let warning = Style(rawValue: CELLHOST_STYLE_WARNING.rawValue)
-    public static let error = Style(rawValue: CELLHOST_STYLE_ERROR.rawValue)
-    public static let quote = Style(rawValue: CELLHOST_STYLE_QUOTE.rawValue)
+    public static let strong = Style(rawValue: UInt32(CELLHOST_STYLE_STRONG))
+    public static let emphasis = Style(rawValue: UInt32(CELLHOST_STYLE_EMPHASIS))
+    public static let code = Style(rawValue: UInt32(CELLHOST_STYLE_CODE))
+    public static let link = Style(rawValue: UInt32(CELLHOST_STYLE_LINK))
+    public static let muted = Style(rawValue: UInt32(CELLHOST_STYLE_MUTED))
+    public static let accent = Style(rawValue: UInt32(CELLHOST_STYLE_ACCENT))
+    public static let success = Style(rawValue: UInt32(CELLHOST_STYLE_SUCCESS))
+    public static let warning = Style(rawValue: UInt32(CELLHOST_STYLE_WARNING))
+    public static let error = Style(rawValue: UInt32(CELLHOST_STYLE_ERROR))
+    public static let quote = Style(rawValue: UInt32(CELLHOST_STYLE_QUOTE))
     /// Every style a plugin may ask for.
     static let pluginMask: UInt32 = (1 << 10) - 1
 

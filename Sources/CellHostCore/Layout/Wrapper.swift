@@ -94,8 +94,8 @@ struct Wrapper {
         let start = canvas.bytes.count
         canvas.bytes.append(contentsOf: glyph)
         var style = Style()
-        if cell.flags & CELLHOST_BLOCK_HAS_FG.rawValue != 0 { style.insert(.customForeground) }
-        if cell.flags & CELLHOST_BLOCK_HAS_BG.rawValue != 0 { style.insert(.customBackground) }
+        if cell.flags & UInt32(CELLHOST_BLOCK_HAS_FG) != 0 { style.insert(.customForeground) }
+        if cell.flags & UInt32(CELLHOST_BLOCK_HAS_BG) != 0 { style.insert(.customBackground) }
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style,
                      foreground: cell.fg, background: cell.bg)
     }

@@ -16,7 +16,7 @@ import Glibc
 /// concurrent reader sees the old cache or the new one, never a mix.
 public struct PluginCache {
     /// The format this host reads and writes.
-    public static let format = 1
+    public static let format = 2
 
     public let path: String
 

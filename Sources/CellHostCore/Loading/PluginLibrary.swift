@@ -8,24 +8,54 @@ import Glibc
 /// a plugin, and in the rendering process only when a class of the plugin is
 /// first used.
 final class PluginLibrary {
+    /// Why a library is opened: to describe it (the scanner: `init` runs
+    /// only for a plugin that registers classes from it, and `deinit` right
+    /// after), or to use it (`init` before any method, `deinit` at shutdown).
+    enum Purpose { case describe, use }
+
     let file: String
     /// The classes the plugin describes, with their IMPs in this process:
     /// the descriptor's, then those registered from `init`.
     let classes: [ClassDescription]
     let context: PluginHostContext
+    /// The plugin's `deinit`, owed once when `needsDeinit` (`Runtime.shutdown`).
+    private let deinitialize: (@convention(c) (UnsafePointer<cellhost_host>?) -> Void)?
+    private var needsDeinit: Bool
+    /// The plugin's `get_extension`, when it has one.
+    let extensions: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?
 
-    private init(file: String, classes: [ClassDescription], context: PluginHostContext) {
+    private init(file: String, classes: [ClassDescription], context: PluginHostContext,
+                 deinitialize: (@convention(c) (UnsafePointer<cellhost_host>?) -> Void)?, needsDeinit: Bool,
+                 extensions: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?) {
         self.file = file
         self.classes = classes
         self.context = context
+        self.deinitialize = deinitialize
+        self.needsDeinit = needsDeinit
+        self.extensions = extensions
+    }
+
+    /// Calls the plugin's `deinit` if this opening still owes it one.
+    func finish() {
+        guard needsDeinit else { return }
+        needsDeinit = false
+        deinitialize?(UnsafePointer(context.table))
+    }
+
+    /// The plugin extension named `id`, or nil.
+    func pluginExtension(_ id: String) -> UnsafeRawPointer? {
+        guard let extensions else { return nil }
+        return id.withCString { extensions($0) }
     }
 
     /// Opens `file`, filling `record` with what was learnt (metadata, classes,
     /// message classes, or the failure). Returns nil when the plugin cannot
     /// be used. `context`: the host context to hand to `init` (one is made
-    /// when nil); its plugin id must match the descriptor's.
+    /// when nil); its plugin id must match the descriptor's. A library
+    /// opened to be used is kept by `runtime`, which calls its `deinit` at
+    /// `shutdown()`.
     static func open(_ file: String, record: inout PluginRecord, runtime: Runtime,
-                     context existing: PluginHostContext? = nil) -> PluginLibrary? {
+                     context existing: PluginHostContext? = nil, purpose: Purpose = .use) -> PluginLibrary? {
         func fail(_ reason: String) -> PluginLibrary? {
             record.state = .failed(reason)
             return nil
@@ -43,18 +73,14 @@ final class PluginLibrary {
         }
         let entry = unsafeBitCast(symbol, to: (@convention(c) () -> UnsafePointer<cellhost_plugin_descriptor>?).self)
         guard let descriptor = entry() else { return fail("\(CELLHOST_PLUGIN_ENTRY_SYMBOL) returned NULL") }
-        let abi = descriptor.pointee.abi
+        // `abi` is the first member in every major version, so it can be read
+        // before anything else is known about the struct.
+        let abi = UnsafeRawPointer(descriptor).loadUnaligned(as: cellhost_version.self)
         record.abi = .init(major: abi.major, minor: abi.minor)
-        let host = "\(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR)"
-        if abi.major != UInt32(CELLHOST_ABI_MAJOR) {
-            return fail("plugin ABI \(abi.major).\(abi.minor) is not supported by this host (ABI \(host)): the major version differs")
-        }
-        if abi.minor > UInt32(CELLHOST_ABI_MINOR) {
-            return fail("plugin ABI \(abi.major).\(abi.minor) is newer than this host's ABI \(host)")
-        }
+        if let problem = versionProblem(abi) { return fail(problem) }
         let described: DescriptorReader.Description
         do {
-            described = try DescriptorReader.read(descriptor.pointee)
+            described = try DescriptorReader.read(descriptor)
         } catch let error as DescriptorReader.Invalid {
             return fail("invalid descriptor: \(error.reason)")
         } catch {
@@ -65,6 +91,7 @@ final class PluginLibrary {
         record.description = described.description
         record.author = described.author
         record.license = described.license
+        record.registersAtInit = described.registersAtInit
         if let existing, existing.pluginID != described.id {
             return fail("plugin id changed from '\(existing.pluginID)' to '\(described.id)' since it was scanned")
         }
@@ -72,29 +99,46 @@ final class PluginLibrary {
         context.runtime = runtime
         var classes = described.classes
         var messageClasses = described.messageClasses
-        if let initialize = descriptor.pointee.`init` {
+        var initialized = false
+        if let initialize = described.initialize, purpose == .use || described.registersAtInit {
             context.registrationOpen = true
+            context.registrationAllowed = described.registersAtInit
             var reason: UnsafePointer<CChar>?
             let status = initialize(UnsafePointer(context.table), &reason)
             context.registrationOpen = false
             if status != 0 {
                 let shown = reason.map { String(cString: $0) } ?? "no reason given"
+                context.takeRegistrations()
                 return fail("init failed: \(Sanitizer.sanitize(shown)) (status \(status))")
             }
-            for pending in context.pendingClasses {
-                do {
-                    classes.append(try DescriptorReader.readClass(pending.pointee))
-                } catch let error as DescriptorReader.Invalid {
-                    record.rejectedClasses.append(.init(name: "?", reason: "register_class: \(error.reason)"))
-                } catch {}
-            }
-            context.pendingClasses.removeAll()
-            messageClasses += context.pendingMessageClasses.map { .init(name: $0.name, parent: $0.parent) }
-            context.pendingMessageClasses.removeAll()
+            initialized = true
+            let registered = context.takeRegistrations()
+            classes += registered.classes
+            messageClasses += registered.messageClasses
+            record.rejectedClasses += registered.rejected
         }
         record.classes = classes
         record.messageClasses = messageClasses
-        return PluginLibrary(file: file, classes: classes, context: context)
+        let library = PluginLibrary(file: file, classes: classes, context: context, deinitialize: described.deinitialize,
+                                    needsDeinit: purpose == .use || initialized, extensions: described.extensions)
+        switch purpose {
+        case .describe: library.finish()
+        case .use: runtime.opened(library)
+        }
+        return library
+    }
+
+    /// Why a plugin built against `abi` cannot load here, or nil when it can:
+    /// `cellhost_version_is_compatible` decides, the text says which way.
+    static func versionProblem(_ abi: cellhost_version) -> String? {
+        let host = cellhost_version(major: UInt32(CELLHOST_ABI_MAJOR), minor: UInt32(CELLHOST_ABI_MINOR))
+        if cellhost_version_is_compatible(host, abi) { return nil }
+        let hostText = "\(host.major).\(host.minor)"
+        if abi.major != host.major {
+            return "plugin ABI \(abi.major).\(abi.minor) is not supported by this host (ABI \(hostText)): "
+                + "the major version differs; rebuild the plugin against the ABI \(host.major) headers"
+        }
+        return "plugin ABI \(abi.major).\(abi.minor) is newer than this host's ABI \(hostText)"
     }
 
     static func dlerrorMessage(_ file: String) -> String {

@@ -157,7 +157,7 @@ public struct PluginLoader {
             let id = plugins[index]!.pluginID
             for declaration in records[index].messageClasses {
                 if let refusal = runtime.registry.declare(declaration.name, parent: declaration.parent, by: id) {
-                    runtime.log(plugin: id, level: CELLHOST_LOG_WARNING, message: refusal)
+                    runtime.log(plugin: id, level: Int32(CELLHOST_LOG_WARNING), message: refusal)
                 }
             }
         }

@@ -34,6 +34,9 @@ public struct PluginRecord: Sendable, Codable {
     public var description: String?
     public var author: String?
     public var license: String?
+    /// The plugin registers classes from `init`
+    /// (CELLHOST_PLUGIN_REGISTERS_AT_INIT), so describing it ran its `init`.
+    public var registersAtInit = false
     /// Classes accepted into the runtime (after linking; before it, every
     /// class the plugin described).
     public var classes: [ClassDescription] = []

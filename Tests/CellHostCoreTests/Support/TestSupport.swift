@@ -28,7 +28,7 @@ func link(_ runtime: Runtime, _ descriptions: [ClassDescription], plugin: String
 }
 
 /// A render IMP that renders nothing and reports success; for registry tests.
-let noopRender: Dispatcher.RenderIMP = { _, _, _, _, _ in Int32(CELLHOST_RENDERED.rawValue) }
+let noopRender: Dispatcher.RenderIMP = { _, _, _, _, _ in Int32(CELLHOST_RENDERED) }
 
 /// Links one renderer class for `messageClasses` and returns it.
 @discardableResult

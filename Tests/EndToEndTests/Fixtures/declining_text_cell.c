@@ -2,22 +2,27 @@
  * message, so the next candidate renders it. */
 #include <cellhost/cellhost.h>
 
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
-    ctx->host->append(out, "discarded", 9, CELLHOST_STYLE_PLAIN);
+    builder_api(ctx->host)->append(out, "discarded", 9, CELLHOST_STYLE_PLAIN);
     return CELLHOST_DECLINED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "text", NULL };
 static const cellhost_class classes[] = {
-    { .name = "DecliningTextCell", .message_classes = renders, .rank = 10,
+    { .struct_size = sizeof(cellhost_class), .name = "DecliningTextCell", .message_classes = renders, .rank = 10,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.declining",
     .version = "1.0.0",
     .classes = classes,

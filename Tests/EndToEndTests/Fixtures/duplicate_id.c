@@ -4,6 +4,7 @@
 
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.dup",
     .version = "1.0.0",
     .description = "Installed twice by the tests",

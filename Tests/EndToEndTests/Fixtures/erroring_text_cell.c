@@ -2,23 +2,31 @@
  * message, logging its reason first as the contract asks. */
 #include <cellhost/cellhost.h>
 
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+static const cellhost_log_api *log_api(const cellhost_host *host) {
+    return (const cellhost_log_api *)host->get_extension(host, CELLHOST_EXT_LOG);
+}
+
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
-    ctx->host->append(out, "discarded", 9, CELLHOST_STYLE_PLAIN);
-    ctx->host->log(ctx->host, CELLHOST_LOG_ERROR, "this cell always fails");
+    builder_api(ctx->host)->append(out, "discarded", 9, CELLHOST_STYLE_PLAIN);
+    log_api(ctx->host)->log(ctx->host, CELLHOST_LOG_ERROR, "this cell always fails");
     return CELLHOST_ERROR;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "text", NULL };
 static const cellhost_class classes[] = {
-    { .name = "ErroringTextCell", .message_classes = renders, .rank = 10,
+    { .struct_size = sizeof(cellhost_class), .name = "ErroringTextCell", .message_classes = renders, .rank = 10,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.erroring",
     .version = "1.0.0",
     .classes = classes,

@@ -3,28 +3,36 @@
  * tests truncate and patch into broken ELF files. */
 #include <cellhost/cellhost.h>
 
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+static const cellhost_message_api *message_api(const cellhost_host *host) {
+    return (const cellhost_message_api *)host->get_extension(host, CELLHOST_EXT_MESSAGE);
+}
+
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
     cellhost_message_info info = { .struct_size = sizeof info };
-    ctx->host->message_info(msg, &info);
-    ctx->host->append(out, "Hello, ", 7, CELLHOST_STYLE_ACCENT);
-    ctx->host->append(out, info.text.data, info.text.length, CELLHOST_STYLE_PLAIN);
+    message_api(ctx->host)->info(msg, &info);
+    builder_api(ctx->host)->append(out, "Hello, ", 7, CELLHOST_STYLE_ACCENT);
+    builder_api(ctx->host)->append(out, info.text.data, info.text.length, CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "hello", NULL };
 static const cellhost_class classes[] = {
-    { .name = "HelloCell", .superclass = NULL, .message_classes = renders, .rank = 0,
+    { .struct_size = sizeof(cellhost_class), .name = "HelloCell", .superclass = NULL, .message_classes = renders, .rank = 0,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_message_class message_classes[] = {
-    { .name = "hello", .parent = NULL },
+    { .struct_size = sizeof(cellhost_message_class), .name = "hello", .parent = NULL },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.hello",
     .version = "1.0.0",
     .description = "Says hello",

@@ -11,6 +11,13 @@
  * $HOSTILE_MARKER, so tests can count how often the library was opened. */
 #define _GNU_SOURCE
 #include <cellhost/cellhost.h>
+
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+static const cellhost_message_api *message_api(const cellhost_host *host) {
+    return (const cellhost_message_api *)host->get_extension(host, CELLHOST_EXT_MESSAGE);
+}
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +85,7 @@ static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_me
                       const cellhost_context *ctx, cellhost_builder *out) {
     (void)self; (void)cmd;
     int64_t n = 1;
-    ctx->host->message_integer(msg, "n", &n);
+    message_api(ctx->host)->integer(msg, "n", &n);
     if (n % 3 == 0) {
 #ifdef RENDER_SEGV
         *nowhere = 3;
@@ -99,22 +106,23 @@ static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_me
     }
     char text[64];
     int length = snprintf(text, sizeof text, "hostile cell rendered %lld", (long long)n);
-    ctx->host->append(out, text, (size_t)length, CELLHOST_STYLE_PLAIN);
+    builder_api(ctx->host)->append(out, text, (size_t)length, CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "hostile", NULL };
 static const cellhost_class classes[] = {
-    { .name = CLASS_NAME, .message_classes = renders, .rank = 50, .methods = methods, .method_count = 1 },
+    { .struct_size = sizeof(cellhost_class), .name = CLASS_NAME, .message_classes = renders, .rank = 50, .methods = methods, .method_count = 1 },
 };
 static const cellhost_message_class message_classes[] = {
-    { .name = "hostile", .parent = "text" },
+    { .struct_size = sizeof(cellhost_message_class), .name = "hostile", .parent = "text" },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = PLUGIN_ID,
     .version = "1.0.0",
     .init = init,

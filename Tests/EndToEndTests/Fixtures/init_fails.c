@@ -8,6 +8,7 @@ static int32_t init(const cellhost_host *host, const char **reason) {
 
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.init-fails",
     .version = "1.0.0",
     .init = init,

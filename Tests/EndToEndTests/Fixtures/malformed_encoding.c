@@ -8,15 +8,16 @@ static int32_t frobnicate(cellhost_object *self, cellhost_sel cmd) {
 }
 
 static const cellhost_method methods[] = {
-    { "frobnicate", "i@:^", (cellhost_imp)frobnicate },
+    CELLHOST_METHOD("frobnicate", "i@:^", frobnicate),
 };
 static const char *const renders[] = { "text", NULL };
 static const cellhost_class classes[] = {
-    { .name = "MalformedEncodingCell", .message_classes = renders, .rank = 100,
+    { .struct_size = sizeof(cellhost_class), .name = "MalformedEncodingCell", .message_classes = renders, .rank = 100,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.malformed-encoding",
     .version = "1.0.0",
     .classes = classes,

@@ -2,22 +2,27 @@
  * it fails in dlopen with the missing library's name. */
 #include <cellhost/cellhost.h>
 
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+
 int cellhost_dep_greeting_length(void);
 
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
-    ctx->host->append(out, "hello", (size_t)cellhost_dep_greeting_length(), CELLHOST_STYLE_PLAIN);
+    builder_api(ctx->host)->append(out, "hello", (size_t)cellhost_dep_greeting_length(), CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const cellhost_class classes[] = {
-    { .name = "NeedsDependencyCell", .methods = methods, .method_count = 1 },
+    { .struct_size = sizeof(cellhost_class), .name = "NeedsDependencyCell", .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.needs-dependency",
     .version = "1.0.0",
     .classes = classes,

@@ -6,6 +6,10 @@
  * while plugin code runs in the host. */
 #define _POSIX_C_SOURCE 200809L
 #include <cellhost/cellhost.h>
+
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
 #include <stdio.h>
 #include <unistd.h>
 
@@ -23,20 +27,21 @@ static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_me
     printf("\033[H\033]52;c;Tk9JU1k=\007NOISY-RENDER\n");
     fflush(stdout);
     write(1, "\033[31mNOISY-WRITE\n", 17);
-    ctx->host->append(out, "quiet", 5, CELLHOST_STYLE_PLAIN);
+    builder_api(ctx->host)->append(out, "quiet", 5, CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "text", NULL };
 static const cellhost_class classes[] = {
-    { .name = "NoisyTextCell", .message_classes = renders, .rank = 9,
+    { .struct_size = sizeof(cellhost_class), .name = "NoisyTextCell", .message_classes = renders, .rank = 9,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.noisy",
     .version = "1.0.0",
     .classes = classes,

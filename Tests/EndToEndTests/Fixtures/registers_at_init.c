@@ -2,21 +2,26 @@
  * and registers RuntimeCell for it through the host table. */
 #include <cellhost/cellhost.h>
 
+static const cellhost_builder_api *builder_api(const cellhost_host *host) {
+    return (const cellhost_builder_api *)host->get_extension(host, CELLHOST_EXT_BUILDER);
+}
+
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
-    ctx->host->append(out, "registered at run time", 22, CELLHOST_STYLE_PLAIN);
+    builder_api(ctx->host)->append(out, "registered at run time", 22, CELLHOST_STYLE_PLAIN);
     return CELLHOST_RENDERED;
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
 };
 static const char *const renders[] = { "runtime", NULL };
 static const cellhost_class runtime_cell = {
+    .struct_size = sizeof(cellhost_class),
     .name = "RuntimeCell", .message_classes = renders, .rank = 0,
     .methods = methods, .method_count = 1,
 };
-static const cellhost_message_class runtime_message_class = { .name = "runtime", .parent = NULL };
+static const cellhost_message_class runtime_message_class = { .struct_size = sizeof(cellhost_message_class), .name = "runtime", .parent = NULL };
 
 static int32_t init(const cellhost_host *host, const char **reason) {
     if (host->register_message_class(host, &runtime_message_class) != CELLHOST_OK) {
@@ -32,8 +37,10 @@ static int32_t init(const cellhost_host *host, const char **reason) {
 
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.runtime",
     .version = "1.0.0",
+    .flags = CELLHOST_PLUGIN_REGISTERS_AT_INIT,
     .init = init,
 };
 

@@ -6,15 +6,16 @@ static void render(cellhost_object *self, cellhost_sel cmd) {
 }
 
 static const cellhost_method methods[] = {
-    { CELLHOST_SEL_RENDER, "v@:", (cellhost_imp)render },
+    CELLHOST_METHOD(CELLHOST_SEL_RENDER, "v@:", render),
 };
 static const char *const renders[] = { "text", NULL };
 static const cellhost_class classes[] = {
-    { .name = "VoidRenderCell", .message_classes = renders, .rank = 100,
+    { .struct_size = sizeof(cellhost_class), .name = "VoidRenderCell", .message_classes = renders, .rank = 100,
       .methods = methods, .method_count = 1 },
 };
 static const cellhost_plugin_descriptor descriptor = {
     .abi = CELLHOST_ABI_VERSION_INIT,
+    .struct_size = sizeof(cellhost_plugin_descriptor),
     .id = "test.void-render",
     .version = "1.0.0",
     .classes = classes,
