@@ -326,7 +326,7 @@ final class BindingsTests: EndToEndTestCase {
     /// The compiler `name` on PATH, or XCTSkip naming it.
     private func compilerURL(_ name: String, for language: Language) throws -> URL {
         guard let url = Self.findOnPath(name) else {
-            throw XCTSkip("\(name) is not on PATH, so the \(language.rawValue) binding is not tested "
+            throw XCTSkip("\(name) is not on PATH, so the \(language.rawValue) part is not tested "
                           + "(apt-get install \(name == "cc" ? "gcc" : name))")
         }
         return url
