@@ -249,7 +249,7 @@ struct PluginTemplate {
             }
         }
 
-        @_cdecl("cellhost_plugin_entry")
+        @c(cellhost_plugin_entry)
         public func cellhostPluginEntry() -> UnsafeRawPointer? { CellKit.export(\(n.className).self) }
 
         """
