@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CellHost builds and tests with. Idempotent.
 set -euo pipefail
-# g++ and rustc (1.63 on bookworm) build the C++ and Rust examples for BindingsTests, which skip without them.
 packages=(libffi-dev libutf8proc-dev pkg-config gcc g++ rustc jq time)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
