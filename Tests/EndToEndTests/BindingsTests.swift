@@ -214,6 +214,7 @@ final class BindingsTests: EndToEndTestCase {
         let library = try build(language, into: directory, file: file, line: line)
 
         let report = try listPlugins(["--plugin-path", directory.path], file: file, line: line)
+        assertShippedPluginsLoaded(report, file: file, line: line)
         let plugin = try XCTUnwrap(report.plugin(atPath: library.path),
                                    "\(library.lastPathComponent) not listed: \(report.plugins.map(\.file))",
                                    file: file, line: line)
