@@ -97,7 +97,7 @@ unsafe fn greet(
     // SAFETY: the block HELLO_CLASS owns in `this`: `instance_size` zeroed,
     // aligned bytes that only this class's methods touch.
     let ivars = unsafe { ((host.object_ivars?)(this, &HELLO_CLASS) as *mut HelloIvars).as_mut()? };
-    ivars.greetings += 1;
+    ivars.greetings = ivars.greetings.wrapping_add(1); // wraps like the C and C++ versions
 
     let count = format!("! (greeting {})", ivars.greetings);
     let append = builder.append?;
