@@ -28,13 +28,13 @@ private let impPointSum: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, 
 private let impMakePoint: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UInt32, UInt32) -> cellhost_version = { _, _, a, b in
     cellhost_version(major: a, minor: b)
 }
-/// Takes a 32-byte struct (passed in memory) by value.
+/// Takes a 40-byte struct (passed in memory) by value.
 private let impContextSummary: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, cellhost_context) -> UInt32 = { _, _, context in
     context.width * 1000 + context.flags * 10 + UInt32(context.message_class.map { String(cString: $0).utf8.count } ?? 0)
 }
-/// Returns a 32-byte struct (through a hidden pointer).
+/// Returns a 40-byte struct (through a hidden pointer).
 private let impMakeContext: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UInt32) -> cellhost_context = { _, _, width in
-    cellhost_context(struct_size: 32, width: width, flags: 7, reserved: 0, message_class: nil, host: nil)
+    cellhost_context(struct_size: 40, width: width, flags: 7, reserved: 0, message_class: nil, host: nil, base_directory: nil)
 }
 /// A struct with a pointer and a size_t, returned in two registers.
 private let impMakeString: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> cellhost_string = { _, _, text in
@@ -157,16 +157,16 @@ final class CallInterfaceTests: XCTestCase {
 
     func test_call_passesLargeStructByValueInMemory() throws {
         try "voice".withCString { name in
-            let context = cellhost_context(struct_size: 32, width: 41, flags: 2, reserved: 0, message_class: name, host: nil)
+            let context = cellhost_context(struct_size: 40, width: 41, flags: 2, reserved: 0, message_class: name, host: nil, base_directory: nil)
             let arguments = ArgumentList.receiverAndSelector().add(context)
-            XCTAssertEqual(try callThroughFFI("I@:{cellhost_context=IIII**}", impContextSummary, arguments, returning: UInt32.self),
+            XCTAssertEqual(try callThroughFFI("I@:{cellhost_context=IIII***}", impContextSummary, arguments, returning: UInt32.self),
                            41_000 + 20 + 5)
         }
     }
 
     func test_call_returnsLargeStructThroughHiddenPointer() throws {
         let arguments = ArgumentList.receiverAndSelector().add(UInt32(77))
-        let context = try callThroughFFI("{cellhost_context=IIII**}@:I", impMakeContext, arguments, returning: cellhost_context.self)
+        let context = try callThroughFFI("{cellhost_context=IIII***}@:I", impMakeContext, arguments, returning: cellhost_context.self)
         XCTAssertEqual(context.width, 77)
         XCTAssertEqual(context.flags, 7)
         XCTAssertEqual(context.struct_size, 32)

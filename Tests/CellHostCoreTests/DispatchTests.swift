@@ -349,14 +349,44 @@ final class DispatchTests: XCTestCase {
     }
 
     func test_objectIvars_areZeroedStorageOfTheInstanceSize() throws {
-        link(runtime, [classDescription("WithIvars", instanceSize: 24)])
+        var described = classDescription("WithIvars", instanceSize: 24)
+        described.address = 0x1000
+        link(runtime, [described])
         let object = CellObject(cls: try cls("WithIvars"))
         withExtendedLifetime(object) {
-            guard let ivars = table.pointee.object_ivars(object.handle) else { return XCTFail("no ivars") }
+            guard let ivars = table.pointee.object_ivars(object.handle, Self.classStruct(0x1000)) else { return XCTFail("no ivars") }
             XCTAssertEqual(UnsafeRawBufferPointer(start: ivars, count: 24).allSatisfy { $0 == 0 }, true)
         }
         let plain = CellObject(cls: runtime.messageCell)
-        withExtendedLifetime(plain) { XCTAssertNil(table.pointee.object_ivars(plain.handle)) }
+        withExtendedLifetime(plain) { XCTAssertNil(table.pointee.object_ivars(plain.handle, Self.classStruct(0x1000))) }
+    }
+
+    func test_objectIvars_giveEachClassOfTheChainItsOwnBlock() throws {
+        var base = classDescription("IvarBase", instanceSize: 20)
+        base.address = 0x2000
+        var sub = classDescription("IvarSub", superclass: "IvarBase", instanceSize: 8)
+        sub.address = 0x3000
+        link(runtime, [sub, base])
+        let object = CellObject(cls: try cls("IvarSub"))
+        withExtendedLifetime(object) {
+            guard let baseBlock = table.pointee.object_ivars(object.handle, Self.classStruct(0x2000)),
+                  let subBlock = table.pointee.object_ivars(object.handle, Self.classStruct(0x3000)) else {
+                return XCTFail("a class of the chain has no block")
+            }
+            XCTAssertEqual(subBlock - baseBlock, 32, "the subclass's block follows the superclass's 20 bytes, 16-aligned")
+            XCTAssertEqual(Int(bitPattern: subBlock) % 16, 0)
+        }
+        let baseObject = CellObject(cls: try cls("IvarBase"))
+        withExtendedLifetime(baseObject) {
+            XCTAssertNotNil(table.pointee.object_ivars(baseObject.handle, Self.classStruct(0x2000)))
+            XCTAssertNil(table.pointee.object_ivars(baseObject.handle, Self.classStruct(0x3000)),
+                         "a subclass's block is not part of a superclass instance")
+        }
+    }
+
+    /// A stand-in for the address of a plugin's class struct: the host only compares it.
+    private static func classStruct(_ address: UInt) -> UnsafePointer<cellhost_class>? {
+        UnsafePointer(bitPattern: address)
     }
 
     // MARK: link

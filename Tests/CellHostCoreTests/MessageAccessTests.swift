@@ -7,12 +7,16 @@ import XCTest
 final class MessageAccessTests: XCTestCase {
     private var runtime: Runtime!
     private var table: UnsafePointer<cellhost_host>!
+    /// The "cellhost.message" extension, as a plugin gets it.
+    private var api: cellhost_message_api!
     private var message: Message!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         runtime = Runtime()
         table = runtime.hostTable(for: HostClasses.pluginID)
+        let found = table.pointee.get_extension(table, CELLHOST_EXT_MESSAGE)
+        api = try XCTUnwrap(found).assumingMemoryBound(to: cellhost_message_api.self).pointee
         message = Message()
         var json = #"""
         {"id":"m-17","type":"file","sender":{"id":"u-bob","name":"Bob"},"time":"2026-11-29T10:02:00Z",
@@ -25,87 +29,88 @@ final class MessageAccessTests: XCTestCase {
     override func tearDown() {
         message = nil
         table = nil
+        api = nil
         runtime = nil
         super.tearDown()
     }
 
     func test_messageString_found_isDecodedAndNULTerminated() {
         var out = cellhost_string()
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.name", &out), CELLHOST_FOUND)
+        XCTAssertEqual(api.string(message.handle, "file.name", &out), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(out.length, "résumé.pdf".utf8.count)
         XCTAssertEqual(out.data.map { String(cString: $0) }, "résumé.pdf")
     }
 
     func test_messageString_ofANumber_isWrongType_andLeavesOutUntouched() {
         var out = cellhost_string(data: nil, length: 99)
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.size", &out), CELLHOST_WRONG_TYPE)
+        XCTAssertEqual(api.string(message.handle, "file.size", &out), cellhost_lookup(CELLHOST_WRONG_TYPE))
         XCTAssertEqual(out.length, 99)
     }
 
     func test_missingPath_andNull_areMissing() {
         var out = cellhost_string()
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.nope", &out), CELLHOST_MISSING)
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.none", &out), CELLHOST_MISSING)
-        XCTAssertEqual(table.pointee.message_string(message.handle, "", &out), CELLHOST_MISSING)
-        XCTAssertEqual(table.pointee.message_string(nil, "file.name", &out), CELLHOST_MISSING)
+        XCTAssertEqual(api.string(message.handle, "file.nope", &out), cellhost_lookup(CELLHOST_MISSING))
+        XCTAssertEqual(api.string(message.handle, "file.none", &out), cellhost_lookup(CELLHOST_MISSING))
+        XCTAssertEqual(api.string(message.handle, "", &out), cellhost_lookup(CELLHOST_MISSING))
+        XCTAssertEqual(api.string(nil, "file.name", &out), cellhost_lookup(CELLHOST_MISSING))
     }
 
     func test_pathOf256BytesOrMore_isMissing() {
         var out = cellhost_string()
-        XCTAssertEqual(table.pointee.message_string(message.handle, String(repeating: "a", count: 300), &out), CELLHOST_MISSING)
+        XCTAssertEqual(api.string(message.handle, String(repeating: "a", count: 300), &out), cellhost_lookup(CELLHOST_MISSING))
     }
 
     func test_messageNumber_acceptsAnyNumber() {
         var value = 0.0
-        XCTAssertEqual(table.pointee.message_number(message.handle, "file.ratio", &value), CELLHOST_FOUND)
+        XCTAssertEqual(api.number(message.handle, "file.ratio", &value), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(value, 0.5)
-        XCTAssertEqual(table.pointee.message_number(message.handle, "file.size", &value), CELLHOST_FOUND)
+        XCTAssertEqual(api.number(message.handle, "file.size", &value), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(value, 2048)
-        XCTAssertEqual(table.pointee.message_number(message.handle, "file.name", &value), CELLHOST_WRONG_TYPE)
+        XCTAssertEqual(api.number(message.handle, "file.name", &value), cellhost_lookup(CELLHOST_WRONG_TYPE))
     }
 
     func test_messageInteger_acceptsOnlyWholeNumbers() {
         var value: Int64 = -1
-        XCTAssertEqual(table.pointee.message_integer(message.handle, "file.size", &value), CELLHOST_FOUND)
+        XCTAssertEqual(api.integer(message.handle, "file.size", &value), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(value, 2048)
-        XCTAssertEqual(table.pointee.message_integer(message.handle, "file.big", &value), CELLHOST_FOUND)
+        XCTAssertEqual(api.integer(message.handle, "file.big", &value), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(value, 3)
-        XCTAssertEqual(table.pointee.message_integer(message.handle, "file.ratio", &value), CELLHOST_WRONG_TYPE)
+        XCTAssertEqual(api.integer(message.handle, "file.ratio", &value), cellhost_lookup(CELLHOST_WRONG_TYPE))
         XCTAssertEqual(value, 3, "untouched on WRONG_TYPE")
     }
 
     func test_messageBool() {
         var value = true
-        XCTAssertEqual(table.pointee.message_bool(message.handle, "file.shared", &value), CELLHOST_FOUND)
+        XCTAssertEqual(api.boolean(message.handle, "file.shared", &value), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertFalse(value)
-        XCTAssertEqual(table.pointee.message_bool(message.handle, "file.size", &value), CELLHOST_WRONG_TYPE)
+        XCTAssertEqual(api.boolean(message.handle, "file.size", &value), cellhost_lookup(CELLHOST_WRONG_TYPE))
     }
 
     func test_messageCount_ofArraysAndObjects() {
         var count = 0
-        XCTAssertEqual(table.pointee.message_count(message.handle, "file.tags", &count), CELLHOST_FOUND)
+        XCTAssertEqual(api.count(message.handle, "file.tags", &count), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(count, 3)
-        XCTAssertEqual(table.pointee.message_count(message.handle, "file", &count), CELLHOST_FOUND)
+        XCTAssertEqual(api.count(message.handle, "file", &count), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(count, 7)
-        XCTAssertEqual(table.pointee.message_count(message.handle, "file.name", &count), CELLHOST_WRONG_TYPE)
+        XCTAssertEqual(api.count(message.handle, "file.name", &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
     }
 
     func test_arrayElements_areReachedByIndex() {
         var out = cellhost_string()
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.tags.2", &out), CELLHOST_FOUND)
+        XCTAssertEqual(api.string(message.handle, "file.tags.2", &out), cellhost_lookup(CELLHOST_FOUND))
         XCTAssertEqual(out.data.map { String(cString: $0) }, "c")
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.tags.3", &out), CELLHOST_MISSING)
+        XCTAssertEqual(api.string(message.handle, "file.tags.3", &out), cellhost_lookup(CELLHOST_MISSING))
     }
 
     func test_nilOutParameter_stillAnswers() {
-        XCTAssertEqual(table.pointee.message_string(message.handle, "file.name", nil), CELLHOST_FOUND)
-        XCTAssertEqual(table.pointee.message_integer(message.handle, "file.size", nil), CELLHOST_FOUND)
+        XCTAssertEqual(api.string(message.handle, "file.name", nil), cellhost_lookup(CELLHOST_FOUND))
+        XCTAssertEqual(api.integer(message.handle, "file.size", nil), cellhost_lookup(CELLHOST_FOUND))
     }
 
     func test_messageInfo_fillsTheCommonFields() {
         var info = cellhost_message_info()
         info.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
-        table.pointee.message_info(message.handle, &info)
+        api.info(message.handle, &info)
         func text(_ string: cellhost_string) -> String? { string.data.map { String(cString: $0) } }
         XCTAssertEqual(text(info.type), "file")
         XCTAssertEqual(text(info.id), "m-17")
@@ -113,8 +118,8 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertEqual(text(info.sender_name), "Bob")
         XCTAssertEqual(text(info.text), "the report")
         XCTAssertEqual(info.text.length, 10)
-        XCTAssertEqual(info.direction, CELLHOST_OUTGOING)
-        XCTAssertEqual(info.status, CELLHOST_STATUS_READ)
+        XCTAssertEqual(info.direction, cellhost_direction(CELLHOST_OUTGOING))
+        XCTAssertEqual(info.status, cellhost_status(CELLHOST_STATUS_READ))
         XCTAssertTrue(info.has_time)
         XCTAssertEqual(info.time, 1_795_946_520)
         XCTAssertTrue(info.edited)
@@ -126,11 +131,73 @@ final class MessageAccessTests: XCTestCase {
         try json.withUTF8 { try bare.load($0, me: nil) }
         var info = cellhost_message_info()
         info.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
-        withExtendedLifetime(bare) { table.pointee.message_info(bare.handle, &info) }
+        withExtendedLifetime(bare) { api.info(bare.handle, &info) }
         XCTAssertNotNil(info.id.data)
         XCTAssertEqual(info.id.length, 0)
         XCTAssertNotNil(info.text.data)
         XCTAssertFalse(info.has_time)
-        XCTAssertEqual(info.direction, CELLHOST_INCOMING)
+        XCTAssertEqual(info.direction, cellhost_direction(CELLHOST_INCOMING))
+    }
+
+    // MARK: ABI 2.0 additions
+
+    func test_extensionsAreReachableByID_andUnknownIDsAreNULL() {
+        for id in [CELLHOST_EXT_MESSAGE, CELLHOST_EXT_BUILDER, CELLHOST_EXT_LOG] {
+            XCTAssertNotNil(table.pointee.get_extension(table, id), id)
+        }
+        XCTAssertNil(table.pointee.get_extension(table, "cellhost.no-such-extension"))
+        XCTAssertNil(table.pointee.get_extension(table, nil))
+    }
+
+    func test_keyPath_backslashEscapesADotInAKey() throws {
+        let matrix = Message()
+        var json = #"{"type":"text","content":{"m.relates_to":{"rel_type":"m.replace"},"m":{"relates_to":"wrong"},"a\\b":"slash"}}"#
+        try json.withUTF8 { try matrix.load($0, me: nil) }
+        var out = cellhost_string()
+        withExtendedLifetime(matrix) {
+            XCTAssertEqual(api.string(matrix.handle, #"content.m\.relates_to.rel_type"#, &out), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(out.data.map { String(cString: $0) }, "m.replace")
+            XCTAssertEqual(api.string(matrix.handle, #"content.a\\b"#, &out), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(out.data.map { String(cString: $0) }, "slash")
+            XCTAssertEqual(api.string(matrix.handle, "content.m.relates_to", &out), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(out.data.map { String(cString: $0) }, "wrong")
+            XCTAssertEqual(api.string(matrix.handle, #"content.m\"#, &out), cellhost_lookup(CELLHOST_MISSING))
+        }
+    }
+
+    func test_numbers_readsAWholeArrayInOneCall_cappedAtTheCapacity() throws {
+        let voice = Message()
+        var json = #"{"type":"voice","voice":{"waveform":[0.5,1,0,0.25],"mixed":[1,"x"],"empty":[]}}"#
+        try json.withUTF8 { try voice.load($0, me: nil) }
+        var values = [Double](repeating: -1, count: 3)
+        var count = 0
+        withExtendedLifetime(voice) {
+            XCTAssertEqual(api.numbers(voice.handle, "voice.waveform", &values, 3, &count), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(values, [0.5, 1, 0])
+            XCTAssertEqual(count, 4)
+            XCTAssertEqual(api.numbers(voice.handle, "voice.empty", nil, 0, &count), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(count, 0)
+            values = [-1, -1, -1]
+            XCTAssertEqual(api.numbers(voice.handle, "voice.mixed", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
+            XCTAssertEqual(values, [-1, -1, -1], "nothing is written when an element is not a number")
+            XCTAssertEqual(api.numbers(voice.handle, "type", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
+            XCTAssertEqual(api.numbers(voice.handle, "voice.none", &values, 3, &count), cellhost_lookup(CELLHOST_MISSING))
+        }
+    }
+
+    func test_messageInfo_olderSmallerStruct_isFilledOnlyAsFarAsItReaches() {
+        // A plugin built when the struct ended after `edited` (offset of `time`):
+        // the host must not write past it.
+        let size = MemoryLayout<cellhost_message_info>.offset(of: \.time) ?? 0
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<cellhost_message_info>.size, alignment: 16)
+        defer { storage.deallocate() }
+        storage.initializeMemory(as: UInt8.self, repeating: 0xAB, count: MemoryLayout<cellhost_message_info>.size)
+        storage.storeBytes(of: UInt32(size), as: UInt32.self)
+        api.info(message.handle, storage.assumingMemoryBound(to: cellhost_message_info.self))
+        let bytes = UnsafeRawBufferPointer(start: storage, count: MemoryLayout<cellhost_message_info>.size)
+        XCTAssertTrue(bytes[size...].allSatisfy { $0 == 0xAB }, "bytes past struct_size were written")
+        let info = storage.load(as: cellhost_message_info.self)
+        XCTAssertEqual(info.direction, cellhost_direction(CELLHOST_OUTGOING))
+        XCTAssertTrue(info.edited)
     }
 }

@@ -74,7 +74,8 @@ final class WorkerWireTests: XCTestCase {
 
     func test_renderRequest_roundTrips() throws {
         let request = RenderRequest(plainText: true, sequence: 9, width: 70, flags: 3,
-                                    steps: [("A", "text"), ("B", "file")], record: Array(#"{"type":"text"}"#.utf8))
+                                    steps: [("A", "text"), ("B", "file")], record: Array(#"{"type":"text"}"#.utf8),
+                                    baseDirectory: "/srv/chats")
         var writer = WireWriter()
         request.encode(into: &writer)
         var reader = WireReader(writer.bytes)
@@ -84,6 +85,7 @@ final class WorkerWireTests: XCTestCase {
         XCTAssertEqual(decoded.steps.map(\.className), ["A", "B"])
         XCTAssertEqual(decoded.steps.map(\.messageClass), ["text", "file"])
         XCTAssertEqual(decoded.record, request.record)
+        XCTAssertEqual(decoded.baseDirectory, "/srv/chats")
     }
 
     func test_pluginRecord_binaryCoding_roundTrips() throws {

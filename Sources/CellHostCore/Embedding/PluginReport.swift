@@ -26,6 +26,7 @@ public struct PluginReport {
                 "\"abi\":\(plugin.abi.map { q("\($0.major).\($0.minor)") } ?? "null")",
                 "\"description\":\(q(plugin.description))", "\"author\":\(q(plugin.author))",
                 "\"license\":\(q(plugin.license))",
+                "\"registers_at_init\":\(plugin.registersAtInit)",
             ]
             fields.append("\"classes\":[" + plugin.classes.map(classJSON).joined(separator: ",") + "]")
             fields.append("\"rejected_classes\":[" + plugin.rejectedClasses.map {
@@ -91,6 +92,7 @@ public struct PluginReport {
             if plugin.isLoaded {
                 out += "  \(plugin.id ?? "?") \(plugin.version ?? "")  loaded  ABI \(plugin.abi.map { "\($0.major).\($0.minor)" } ?? "?")\n"
                 out += "    file: \(plugin.file)\n"
+                if plugin.registersAtInit { out += "    registers classes at run time (its init runs to describe it)\n" }
                 if verbose, let description = plugin.description { out += "    \(description)\n" }
                 for cls in plugin.classes {
                     let registered = cls.messageClasses.isEmpty ? "no message class" : cls.messageClasses.joined(separator: ", ")

@@ -71,22 +71,24 @@ final class PluginHostContext {
         guard registrationOpen else { return Int32(CELLHOST_E_TOO_LATE) }
         do {
             let copied = try DescriptorReader.copy(cellhost_message_class.self, from: UnsafeRawPointer(declaration),
-                                                   field: "register_message_class")
-            let read = try DescriptorReader.readMessageClass(copied.value, field: "register_message_class")
-            guard registrationAllowed else { return refuse("message class '\(read.name)'", Self.flagMissing) }
+                                                   field: "message_class")
+            let read = try DescriptorReader.readMessageClass(copied.value, field: "message_class")
+            guard registrationAllowed else {
+                return refuse("message class '\(read.name)'", Self.flagMissing, call: "register_message_class")
+            }
             pendingMessageClasses.append(read)
             return Int32(CELLHOST_OK)
         } catch let error as DescriptorReader.Invalid {
-            return refuse("message class", error.reason)
+            return refuse("(message class)", error.reason, call: "register_message_class")
         } catch {
-            return refuse("message class", "\(error)")
+            return refuse("(message class)", "\(error)", call: "register_message_class")
         }
     }
 
     static let flagMissing = "the descriptor does not set CELLHOST_PLUGIN_REGISTERS_AT_INIT"
 
-    private func refuse(_ name: String, _ reason: String) -> Int32 {
-        pendingRejections.append(.init(name: name, reason: "register_class: \(reason)"))
+    private func refuse(_ name: String, _ reason: String, call: String = "register_class") -> Int32 {
+        pendingRejections.append(.init(name: name, reason: "\(call): \(reason)"))
         runtime?.log(plugin: pluginID, level: Int32(CELLHOST_LOG_ERROR), message: "\(name) refused: \(reason)")
         return Int32(CELLHOST_E_REJECTED)
     }

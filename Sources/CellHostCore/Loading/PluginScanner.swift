@@ -170,7 +170,7 @@ public struct PluginScanner {
                 if let scratch { dup2(fileno(scratch), fd) }
             }
             var record = PluginRecord(file: file, state: .loaded)
-            _ = PluginLibrary.open(file, record: &record, runtime: runtime)
+            _ = PluginLibrary.open(file, record: &record, runtime: runtime, purpose: .describe)
             fflush(nil)
             for (name, scratch) in zip(["standard output", "standard error"], outputs) {
                 guard let scratch else { continue }

@@ -86,10 +86,13 @@ struct PluginEntry: Decodable {
     let classes: [ClassEntry]
     /// Classes refused at load time, with the reason.
     let rejectedClasses: [RejectedClass]
+    /// The plugin registers classes from `init` (CELLHOST_PLUGIN_REGISTERS_AT_INIT).
+    let registersAtInit: Bool
 
     enum CodingKeys: String, CodingKey {
         case file, state, error, id, version, abi, description, author, license, classes
         case rejectedClasses = "rejected_classes"
+        case registersAtInit = "registers_at_init"
     }
 
     func `class`(_ name: String) -> ClassEntry? {
