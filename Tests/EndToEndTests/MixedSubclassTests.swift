@@ -65,19 +65,25 @@ final class MixedSubclassTests: EndToEndTestCase {
     }
 
     /// Links the objects of MixedSwiftCells and CellKit (built by `swift
-    /// build` beside `cellhost`) into `<plugins>/libMixedSwiftCells.so`.
+    /// build` beside `cellhost`) into `<plugins>/libMixedSwiftCells.so`: one
+    /// `<file>.swift.o` per source file of each target, so an object left
+    /// over from a deleted source is never linked.
     private func linkSwiftTestPlugin(file: StaticString = #filePath, line: UInt = #line) throws {
         let buildDirectory = binary.deletingLastPathComponent()
         var objects: [String] = []
-        for target in ["MixedSwiftCells", "CellKit"] {
-            let directory = buildDirectory.appendingPathComponent("\(target).build", isDirectory: true)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            let found = names.filter { $0.hasSuffix(".o") }.sorted().map { directory.appendingPathComponent($0).path }
-            guard !found.isEmpty else {
-                XCTFail("no objects in \(directory.path): run `swift build` first", file: file, line: line)
-                throw HarnessError.fixtureMissing("\(target).build")
+        for (target, sources) in [("MixedSwiftCells", "Tests/Plugins/MixedSwiftCells"), ("CellKit", "Sources/CellKit")] {
+            let sourceDirectory = Self.packageRoot.appendingPathComponent(sources, isDirectory: true)
+            let objectDirectory = buildDirectory.appendingPathComponent("\(target).build", isDirectory: true)
+            let names = FileManager.default.enumerator(atPath: sourceDirectory.path)?.compactMap { $0 as? String } ?? []
+            let swiftFiles = names.filter { $0.hasSuffix(".swift") }.map { ($0 as NSString).lastPathComponent }
+            for name in swiftFiles.sorted() {
+                let object = objectDirectory.appendingPathComponent(name + ".o").path
+                guard FileManager.default.fileExists(atPath: object) else {
+                    XCTFail("\(object) missing: run `swift build` first", file: file, line: line)
+                    throw HarnessError.fixtureMissing(object)
+                }
+                objects.append(object)
             }
-            objects += found
         }
         let output = pluginDir.appendingPathComponent("libMixedSwiftCells.so")
         let result = try execute(URL(fileURLWithPath: "/usr/bin/env"),
