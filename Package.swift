@@ -30,7 +30,7 @@ var targets: [Target] = [
     // checking, so sharing state across threads is a compile error.
     .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"],
             swiftSettings: fast + [.swiftLanguageMode(.v6)]),
-    .target(name: "CellKit", dependencies: ["CellHostABI"], swiftSettings: fast),
+    .target(name: "CellKit", dependencies: ["CellHostABI", "CFFI"], swiftSettings: fast),
     .executableTarget(name: "cellhost", dependencies: ["CellHostCore", "CellHostABI"]),
     .testTarget(name: "CellHostCoreTests", dependencies: ["CellHostCore", "CellHostABI"]),
     .testTarget(name: "CellKitTests", dependencies: ["CellKit"]),

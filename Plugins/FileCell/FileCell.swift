@@ -8,13 +8,19 @@
 import CellKit
 
 /// `FileMessageCell`, registered for `file`.
-public struct FileCell: MessageCellRenderer {
+public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.file", version: "1.0.0",
         description: "File attachments: type tag, name, size and MIME type",
         author: "CellHost", license: "MIT")
     public static let className = "FileMessageCell"
     public static let messageClasses = ["file"]
+    public static let samples = [
+        #"{"type":"file","id":"s-1","text":"Tickets for Saturday","file":{"name":"itinerary.pdf","path":"docs/itinerary.pdf","size":1234,"mime":"application/pdf"}}"#,
+        #"{"type":"file","id":"s-2","file":{"path":"/tmp/backup-2024.tar.gz","size":18874368}}"#,
+        #"{"type":"file","id":"s-3","text":"no payload at all, only a caption"}"#,
+        #"{"type":"voice","id":"s-4","voice":{"path":"memo.m4a","size":52000}}"#,
+    ]
 
     public init() {}
 
@@ -28,11 +34,13 @@ public struct FileCell: MessageCellRenderer {
     }
 
     /// The paths of one payload key's fields (`file.name`, …), built once
-    /// per key rather than for every look-up.
+    /// per key rather than for every look-up. The key is escaped, so a
+    /// message type with a dot in it names one key.
     struct Fields {
         let name, path, mime, size: String
 
         init(key: String) {
+            let key = Message.escapedKey(key)
             name = key + ".name"
             path = key + ".path"
             mime = key + ".mime"
@@ -51,7 +59,7 @@ public struct FileCell: MessageCellRenderer {
     static func attachment(of message: Message, withSize: Bool = true) -> Attachment? {
         let info = message.info
         // The keys to read, most specific first: the message's own type
-        // (when it is not "file" and is a plain key), then "file".
+        // (when it is not "file" and short enough for a key path), then "file".
         let own = !info.type.isEmpty && info.type != "file" && isKey(info.type) ? Fields(key: info.type) : nil
         let file = Fields.file
         func field(_ ownPath: String?, _ filePath: String) -> String? {
@@ -66,7 +74,7 @@ public struct FileCell: MessageCellRenderer {
         var readPath: String?? = .none
         func path() -> String? {
             if readPath == nil { readPath = .some(field(own?.path, file.path)) }
-            return readPath!
+            return readPath ?? nil
         }
         guard givenName != nil || !info.text.isEmpty || path() != nil else { return nil }
         let name = givenName ?? path().flatMap(MediaType.basename) ?? "file"
@@ -94,9 +102,10 @@ public struct FileCell: MessageCellRenderer {
         return Attachment(name: name, tag: tag, size: size, mime: mime, caption: info.text)
     }
 
-    /// A payload key must be a plain key, not a path (no dots).
+    /// A type short enough to be a payload key: its field paths, escaped,
+    /// stay well inside the host's 255-byte limit.
     static func isKey(_ type: String) -> Bool {
-        !type.contains(".") && type.utf8.count <= 64
+        type.utf8.count <= 64
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
@@ -126,10 +135,10 @@ public struct FileCell: MessageCellRenderer {
     }
 
     /// `[PDF] itinerary.pdf`.
-    public func plainText(for message: Message) -> String? {
+    public func plainText(for message: Message, context: RenderContext) -> String? {
         Self.attachment(of: message, withSize: false).map { "\($0.tag) \($0.name)" }
     }
 }
 
-@_cdecl("cellhost_plugin_entry")
+@c(cellhost_plugin_entry)
 public func cellhostPluginEntry() -> UnsafeRawPointer? { CellKit.export(FileCell.self) }

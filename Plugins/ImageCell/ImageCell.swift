@@ -9,13 +9,18 @@
 import CellKit
 
 /// `ImageMessageCell`, registered for `image`.
-public struct ImageCell: MessageCellRenderer {
+public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.image", version: "1.0.0",
         description: "Images: file name, dimensions and caption",
         author: "CellHost", license: "MIT")
     public static let className = "ImageMessageCell"
     public static let messageClasses = ["image"]
+    public static let samples = [
+        #"{"type":"image","id":"s-1","text":"our cat","image":{"path":"photos/cat.png","width":640,"height":480}}"#,
+        #"{"type":"image","id":"s-2","image":{"path":"/srv/media/panorama.jpeg","width":12000,"height":2000}}"#,
+        #"{"type":"sticker","id":"s-3","sticker":{"path":"stickers/party.webp","width":512,"height":512}}"#,
+    ]
 
     public init() {}
 
@@ -32,8 +37,9 @@ public struct ImageCell: MessageCellRenderer {
     /// read only `withDimensions` (the summary does not show them).
     static func picture(of message: Message, withDimensions: Bool = true) -> Picture? {
         let info = message.info
-        let ownKey = !info.type.isEmpty && info.type != "image" && !info.type.contains(".") && info.type.utf8.count <= 64
-            ? info.type : nil
+        // The type is escaped, so a type with a dot in it names one key.
+        let ownKey = !info.type.isEmpty && info.type != "image" && info.type.utf8.count <= 64
+            ? Message.escapedKey(info.type) : nil
         // The first key with a non-empty path, else "image" when there is
         // text (its path is then missing or empty, so there is no name).
         var key = "image"
@@ -72,26 +78,26 @@ public struct ImageCell: MessageCellRenderer {
     }
 
     /// The caption, else `[IMG] name`.
-    public func plainText(for message: Message) -> String? {
+    public func plainText(for message: Message, context: RenderContext) -> String? {
         let caption = message.text
         if !caption.isEmpty { return caption }
         return Self.picture(of: message, withDimensions: false).map { "[IMG] \($0.name ?? "image")" }
     }
 
-    /// `plainText(for:)`, with the caption (the usual case) appended
+    /// `plainText(for:context:)`, with the caption (the usual case) appended
     /// straight from the host's bytes.
-    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
+    public func plainText(for message: Message, context: RenderContext, into cell: inout CellBuilder) -> Bool {
         let appended = message.withTextUTF8 { caption -> Bool in
             guard !caption.isEmpty else { return false }
             cell.append(utf8: caption)
             return true
         }
         if appended { return true }
-        guard let summary = plainText(for: message) else { return false }
+        guard let summary = plainText(for: message, context: context) else { return false }
         cell.append(summary)
         return true
     }
 }
 
-@_cdecl("cellhost_plugin_entry")
+@c(cellhost_plugin_entry)
 public func cellhostPluginEntry() -> UnsafeRawPointer? { CellKit.export(ImageCell.self) }

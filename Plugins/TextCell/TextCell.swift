@@ -7,13 +7,18 @@
 import CellKit
 
 /// `TextMessageCell`, registered for `text`.
-public struct TextCell: MessageCellRenderer {
+public struct TextCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.text", version: "1.0.0",
         description: "Text messages with *bold*, _italic_, `code` and links",
         author: "CellHost", license: "MIT")
     public static let className = "TextMessageCell"
     public static let messageClasses = ["text"]
+    public static let samples = [
+        #"{"type":"text","id":"s-1","text":"Meet at *10:30* by the _north_ entrance, details: https://example.org/plan?day=2"}"#,
+        #"{"type":"text","id":"s-2","text":"Run `swift build -c release`\nthen copy snake_case_name.so; 2*3*4 stays literal"}"#,
+        #"{"type":"text","id":"s-3","text":"Ünïcödé ✨ *wörds* and 👩‍💻 emoji _mixed_ in"}"#,
+    ]
 
     public init() {}
 
@@ -31,14 +36,14 @@ public struct TextCell: MessageCellRenderer {
     }
 
     /// The text without markup markers; the superclass's summary when empty.
-    public func plainText(for message: Message) -> String? {
+    public func plainText(for message: Message, context: RenderContext) -> String? {
         let text = message.text
         return text.isEmpty ? nil : InlineMarkup.plainText(text)
     }
 
-    /// `plainText(for:)` without making `String`s (this is what the host's
+    /// `plainText(for:context:)` without making `String`s (this is what the host's
     /// reply previews call).
-    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
+    public func plainText(for message: Message, context: RenderContext, into cell: inout CellBuilder) -> Bool {
         message.withTextUTF8 { text in
             guard !text.isEmpty else { return false }
             InlineMarkup.appendPlainText(text, to: &cell)
@@ -47,5 +52,5 @@ public struct TextCell: MessageCellRenderer {
     }
 }
 
-@_cdecl("cellhost_plugin_entry")
+@c(cellhost_plugin_entry)
 public func cellhostPluginEntry() -> UnsafeRawPointer? { CellKit.export(TextCell.self) }

@@ -42,14 +42,15 @@ public struct BlockCell: Hashable, Sendable {
 /// Valid only during the renderer call that received it.
 public struct CellBuilder {
     let handle: OpaquePointer
-    let table: UnsafePointer<cellhost_host>
+    /// The host's `cellhost.builder` functions; `nil` makes every append a no-op.
+    let api: UnsafePointer<cellhost_builder_api>?
 
     /// True once anything was appended (text, a line break or a row).
     public private(set) var isEmpty = true
 
-    init(handle: OpaquePointer, table: UnsafePointer<cellhost_host>) {
+    init(handle: OpaquePointer, host: Host) {
         self.handle = handle
-        self.table = table
+        api = host.extensions.builder
     }
 
     /// Appends `text` in `style`. `"\n"` inside the text is a line break; the
@@ -76,32 +77,32 @@ public struct CellBuilder {
     /// host's `append`.
     @inline(__always)
     mutating func append(bytes: UnsafeBufferPointer<UInt8>, style: Style) {
-        guard let base = bytes.baseAddress, bytes.count > 0, let append = table.pointee.append else { return }
-        append(handle, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), bytes.count, style.rawValue)
+        guard let base = bytes.baseAddress, bytes.count > 0, let api else { return }
+        api.pointee.append(handle, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), bytes.count, style.rawValue)
         isEmpty = false
     }
 
     /// Ends the current line. Two in a row give an empty line; a break after
     /// the last line is not needed.
     public mutating func lineBreak() {
-        table.pointee.line_break?(handle)
+        api?.pointee.line_break(handle)
         isEmpty = false
     }
 
     /// Appends one preformatted row. It is never wrapped: the host cuts it at
     /// the content width (`RenderContext.width`).
     public mutating func appendRow(_ cells: [BlockCell]) {
-        guard let appendRow = table.pointee.append_row else { return }
+        guard let api else { return }
         let raw = cells.map { cell -> cellhost_block_cell in
             var flags: UInt32 = 0
-            if cell.foreground != nil { flags |= CELLHOST_BLOCK_HAS_FG.rawValue }
-            if cell.background != nil { flags |= CELLHOST_BLOCK_HAS_BG.rawValue }
+            if cell.foreground != nil { flags |= UInt32(CELLHOST_BLOCK_HAS_FG) }
+            if cell.background != nil { flags |= UInt32(CELLHOST_BLOCK_HAS_BG) }
             return cellhost_block_cell(codepoint: cell.scalar.value,
                                        fg: cell.foreground?.value ?? 0,
                                        bg: cell.background?.value ?? 0,
                                        flags: flags)
         }
-        raw.withUnsafeBufferPointer { appendRow(handle, $0.baseAddress, $0.count) }
+        raw.withUnsafeBufferPointer { api.pointee.append_row(handle, $0.baseAddress, $0.count) }
         isEmpty = false
     }
 }

@@ -1,31 +1,80 @@
 internal import CellHostABI
 
-/// The bodies of the C methods: the trampolines (Trampolines.swift) call
-/// these with their slot index, and they forward to the slot's class
-/// (`RendererClass`, Runtime.swift). Nothing here trusts its input: a NULL
-/// argument or an unknown slot gives a decline or an error, never a crash.
-enum Dispatch {
-    static let renderSelector = PermanentCString.make(CELLHOST_SEL_RENDER)
-    static let renderTypes = PermanentCString.make(CELLHOST_TYPES_RENDER)
-    static let canRenderSelector = PermanentCString.make(CELLHOST_SEL_CAN_RENDER)
-    static let canRenderTypes = PermanentCString.make(CELLHOST_TYPES_CAN_RENDER)
-    static let plainTextSelector = PermanentCString.make(CELLHOST_SEL_PLAIN_TEXT)
-    static let plainTextTypes = PermanentCString.make(CELLHOST_TYPES_PLAIN_TEXT)
-    static let willBeginSelector = PermanentCString.make(CELLHOST_SEL_WILL_BEGIN)
-    static let didEndSelector = PermanentCString.make(CELLHOST_SEL_DID_END)
-    static let conversationTypes = PermanentCString.make(CELLHOST_TYPES_CONVERSATION)
+/// One method of one exported class: what its IMP (a libffi closure,
+/// Closures.swift) runs. A subclass per selector, generic over the renderer
+/// type, so a call reaches the renderer through one class method and the
+/// type's witness table: no existential is boxed or opened per call.
+///
+/// Nothing here trusts its input: a NULL argument gives a decline, an error
+/// or nothing, never a crash.
+class MethodBinding {
+    /// The selector and encoding registered for this method.
+    let selector: Selector
+    /// The C signature of the IMP.
+    let signature: Signature
 
-    /// `renderMessage:context:into:`.
-    static func render(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
-                       _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
-        guard let context, let table = Runtime.host(of: context) else { return ResultCode.error }
-        return Runtime.withSlot(slot) { cls in
-            guard let message, let builder else {
-                Host(table).log(.error, "\(cls.name): renderMessage:context:into: called without a message or builder")
-                return ResultCode.error
-            }
-            return cls.render(object, message, context, builder, table)
-        } ?? ResultCode.error
+    init(selector: Selector, signature: Signature) {
+        self.selector = selector
+        self.signature = signature
+    }
+
+    /// Runs the method with libffi's `arguments`, writing its return value
+    /// (if any) to `result`.
+    func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {}
+}
+
+/// Runs `body` with a `RenderContext` for a call that received `context`,
+/// marked as in progress so that `renderSuper` and `canRenderSuper` work
+/// during it (and only then).
+private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, host: Host,
+                                  className: UnsafePointer<CChar>, object: OpaquePointer?,
+                                  builder: OpaquePointer?, _ body: (RenderContext) -> T) -> T {
+    let token = Runtime.beginCall()
+    defer { Runtime.endCall(token) }
+    var renderContext = RenderContext(context, host: host)
+    renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
+                                                      builder: builder, token: token)
+    return body(renderContext)
+}
+
+/// `renderMessage:context:into:`, registered for every class.
+final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
+    let cls: ClassRuntime<R>
+
+    init(_ cls: ClassRuntime<R>) {
+        self.cls = cls
+        super.init(selector: Selectors.render, signature: .resultWithBuilder)
+    }
+
+    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        ReturnValue.store(render(arguments), in: result)
+    }
+
+    func render(_ arguments: Arguments) -> Int32 {
+        guard let context = arguments.context(3), let table = Runtime.host(of: context) else { return ResultCode.error }
+        let host = Host(table)
+        guard let message = arguments.handle(2), let builder = arguments.handle(4) else {
+            host.log(.error, "\(cls.name): renderMessage:context:into: called without a message or builder")
+            return ResultCode.error
+        }
+        let object = arguments.object
+        let view = Message(handle: message, host: host)
+        var cell = CellBuilder(handle: builder, host: host)
+        let box = cls.box(for: object, host: host)
+        var renderer = box.value
+        let outcome = withRenderContext(context, host: host, className: cls.className, object: object,
+                                        builder: builder) { renderer.render(view, into: &cell, context: $0) }
+        if !ClassRuntime<R>.isStateless { box.value = renderer }
+
+        switch outcome {
+        case .rendered:
+            return ResultCode.rendered
+        case .declined:
+            return ResultCode.declined
+        case .error(let reason):
+            Self.logError(reason, className: cls.name, message: view, host: host)
+            return ResultCode.error
+        }
     }
 
     /// Logs a renderer's `.error(reason)`: `ClassName: message ID: reason`.
@@ -36,54 +85,120 @@ enum Dispatch {
         let subject = id.isEmpty ? className : "\(className): message \(id)"
         host.log(.error, "\(subject): \(reason)")
     }
+}
 
-    /// `canRenderMessage:context:`.
-    static func canRender(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
-                          _ context: UnsafePointer<cellhost_context>?) -> Bool {
-        // Without what it needs, answer yes and let render decide (and report).
-        guard let context, let message, let table = Runtime.host(of: context) else { return true }
-        return Runtime.withSlot(slot) { $0.canRender(object, message, context, table) } ?? true
+/// `canRenderMessage:context:`, registered for `RenderPrechecking` types only.
+final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
+    let cls: ClassRuntime<R>
+
+    init(_ cls: ClassRuntime<R>) {
+        self.cls = cls
+        super.init(selector: Selectors.canRender, signature: .boolean)
     }
 
-    /// `plainTextForMessage:into:`. It gets no context, so it uses the host
-    /// table kept by `init`. A renderer without a summary
-    /// (`plainText(for:into:)` returns false, by default when
-    /// `plainText(for:)` is `nil`) runs the superclass's method through
-    /// `send_super`, as `[super plainTextForMessage:…]` would.
-    static func plainText(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
-                          _ builder: OpaquePointer?) -> Int32 {
-        guard let table = Runtime.host, let message, let builder,
-              let summarized = Runtime.withSlot(slot, { $0.plainText(object, message, builder, table) }) else {
-            return ResultCode.declined
+    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        ReturnValue.store(canRender(arguments), in: result)
+    }
+
+    func canRender(_ arguments: Arguments) -> Bool {
+        // Without what it needs, answer yes and let render decide (and report).
+        guard let context = arguments.context(3), let message = arguments.handle(2),
+              let table = Runtime.host(of: context) else { return true }
+        let host = Host(table)
+        let object = arguments.object
+        let renderer = cls.box(for: object, host: host).value
+        return withRenderContext(context, host: host, className: cls.className, object: object, builder: nil) {
+            renderer.canRender(Message(handle: message, host: host), context: $0)
+        }
+    }
+}
+
+/// `plainTextForMessage:context:into:`, registered for
+/// `PlainTextSummarizing` types only. A renderer without a summary for this
+/// message (`plainText(for:context:into:)` returns false) runs the
+/// superclass's method through `send_super`, as `[super …]` would.
+final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
+    let cls: ClassRuntime<R>
+
+    init(_ cls: ClassRuntime<R>) {
+        self.cls = cls
+        super.init(selector: Selectors.plainText, signature: .resultWithBuilder)
+    }
+
+    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        ReturnValue.store(plainText(arguments), in: result)
+    }
+
+    func plainText(_ arguments: Arguments) -> Int32 {
+        guard let context = arguments.context(3), let table = Runtime.host(of: context),
+              let message = arguments.handle(2), let builder = arguments.handle(4) else { return ResultCode.declined }
+        let host = Host(table)
+        let object = arguments.object
+        let renderer = cls.box(for: object, host: host).value
+        var cell = CellBuilder(handle: builder, host: host)
+        let summarized = withRenderContext(context, host: host, className: cls.className, object: object,
+                                           builder: nil) {
+            renderer.plainText(for: Message(handle: message, host: host), context: $0, into: &cell)
         }
         if summarized { return ResultCode.rendered }
-        let className = Runtime.slots[slot].className
-        guard let sendSuper = table.pointee.send_super else { return ResultCode.declined }
-        var result = ResultCode.declined
-        var messageArgument: OpaquePointer? = message
-        var builderArgument: OpaquePointer? = builder
-        let status = withUnsafeMutablePointer(to: &messageArgument) { messagePointer in
-            withUnsafeMutablePointer(to: &builderArgument) { builderPointer in
-                withUnsafeMutablePointer(to: &result) { resultPointer in
-                    let arguments: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(messagePointer),
-                                                                 UnsafeMutableRawPointer(builderPointer)]
-                    return arguments.withUnsafeBufferPointer {
-                        sendSuper(className, object, plainTextSelector, plainTextTypes,
-                                  UnsafeMutableRawPointer(resultPointer), $0.baseAddress)
-                    }
-                }
-            }
+        var superResult = ResultCode.declined
+        let status = SuperSend.send(host, className: cls.className, object: object, selector: Selectors.plainText,
+                                    result: &superResult, arguments: arguments.afterCommand)
+        return status == StatusCode.ok ? superResult : ResultCode.declined
+    }
+}
+
+/// `conversationWillBegin:`, registered for `ConversationObserving` types
+/// only: the superclass's hook first (`send_super`), then a fresh value and
+/// its hook.
+final class WillBeginMethod<R: ConversationObserving>: MethodBinding {
+    let cls: ClassRuntime<R>
+
+    init(_ cls: ClassRuntime<R>) {
+        self.cls = cls
+        super.init(selector: Selectors.willBegin, signature: .conversation)
+    }
+
+    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        guard let table = Runtime.host(of: arguments.context(2)) else { return }
+        let host = Host(table)
+        let object = arguments.object
+        _ = SuperSend.send(host, className: cls.className, object: object, selector: Selectors.willBegin,
+                           result: nil, arguments: arguments.afterCommand)
+        let box = cls.replaceBox(for: object, host: host)
+        var renderer = box.value
+        renderer.conversationWillBegin()
+        box.value = renderer
+    }
+}
+
+/// `conversationDidEnd:`: the type's hook (for `ConversationObserving`
+/// types), then the instance's value is released, then the superclass's
+/// hook (`send_super`). Registered for `ConversationObserving` types, and for
+/// every type with state, which CellKit has to release here: for those the
+/// hook is `nil`, and the call still reaches the superclass, so registering
+/// it hides nothing.
+final class DidEndMethod<R: MessageCellRenderer>: MethodBinding {
+    let cls: ClassRuntime<R>
+    let hook: ((inout R) -> Void)?
+
+    init(_ cls: ClassRuntime<R>, hook: ((inout R) -> Void)?) {
+        self.cls = cls
+        self.hook = hook
+        super.init(selector: Selectors.didEnd, signature: .conversation)
+    }
+
+    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        guard let table = Runtime.host(of: arguments.context(2)) else { return }
+        let host = Host(table)
+        let object = arguments.object
+        if let hook, let box = cls.existingBox(for: object, host: host) {
+            var renderer = box.value
+            hook(&renderer)
+            box.value = renderer
         }
-        return status == Int32(bitPattern: CELLHOST_OK.rawValue) ? result : ResultCode.declined
-    }
-
-    /// `conversationWillBegin:`: a fresh value, then its hook.
-    static func conversationWillBegin(_ slot: Int, _ object: OpaquePointer?) {
-        Runtime.withSlot(slot) { $0.conversationWillBegin(object) }
-    }
-
-    /// `conversationDidEnd:`: the hook, then the value is dropped.
-    static func conversationDidEnd(_ slot: Int, _ object: OpaquePointer?) {
-        Runtime.withSlot(slot) { $0.conversationDidEnd(object) }
+        cls.releaseBox(for: object, host: host)
+        _ = SuperSend.send(host, className: cls.className, object: object, selector: Selectors.didEnd,
+                           result: nil, arguments: arguments.afterCommand)
     }
 }

@@ -8,12 +8,14 @@ public enum LogLevel: Int32, Sendable {
     case info = 1
     /// Shown on stderr, prefixed with the plugin id.
     case warning = 2
-    /// Shown on stderr, prefixed with the plugin id.
+    /// Shown on stderr, prefixed with the plugin id; the reason of a render
+    /// that fails.
     case error = 3
 }
 
-/// The host, as seen by one plugin: a thin wrapper over the plugin's C host
-/// table (`cellhost_host`).
+/// The host, as seen by one plugin: the plugin's C host table
+/// (`cellhost_host`) and the host extensions CellKit uses (message, builder
+/// and log), each asked for once per host table and then kept.
 ///
 /// A plugin never writes to stdout or stderr (the host owns both, and stdout
 /// may be a JSON stream); it logs through its host instead. Use a `Host` only
@@ -22,12 +24,17 @@ public enum LogLevel: Int32, Sendable {
 public struct Host {
     /// The `const cellhost_host *` this wraps.
     let table: UnsafePointer<cellhost_host>
+    /// The extensions of `table`, fetched once (see `Runtime.extensions(of:)`).
+    let extensions: HostExtensions
 
-    init(_ table: UnsafePointer<cellhost_host>) { self.table = table }
+    init(_ table: UnsafePointer<cellhost_host>) {
+        self.table = table
+        extensions = Runtime.extensions(of: table)
+    }
 
     /// The host table as an untyped pointer, for code that talks to the C
     /// contract directly (`#include <cellhost/cellhost.h>`: cast it to
-    /// `const cellhost_host *`). Valid until the plugin is unloaded.
+    /// `const cellhost_host *`). Valid until the plugin's `deinit` returns.
     public var rawTable: UnsafeRawPointer { UnsafeRawPointer(table) }
 
     /// The ABI version the host implements, as (major, minor).
@@ -35,12 +42,54 @@ public struct Host {
         (Int(table.pointee.abi.major), Int(table.pointee.abi.minor))
     }
 
-    /// Logs one line. The host copies and sanitizes it, and prefixes warnings
-    /// and errors with the plugin id on stderr. Text after a NUL character is
-    /// not shown.
+    /// Logs one line through the host's `cellhost.log` extension. The host
+    /// copies and sanitizes it, and prefixes warnings and errors with the
+    /// plugin id on stderr. Text after a NUL character is not shown. Does
+    /// nothing when the host offers no log extension.
     public func log(_ level: LogLevel, _ message: String) {
-        guard let log = table.pointee.log else { return }
-        let cLevel = cellhost_log_level(rawValue: UInt32(bitPattern: level.rawValue))
-        message.withCString { log(table, cLevel, $0) }
+        guard let log = extensions.log?.pointee.log else { return }
+        message.withCString { log(table, cellhost_log_level(level.rawValue), $0) }
+    }
+}
+
+/// The host extensions CellKit uses, for one host table. Each is `nil` when
+/// the host does not offer it or offers a table smaller than the ABI 2.0
+/// one: CellKit calls only ABI 2.0 functions, so it accepts a table only
+/// when its `struct_size` covers all of them.
+struct HostExtensions {
+    var message: UnsafePointer<cellhost_message_api>?
+    var builder: UnsafePointer<cellhost_builder_api>?
+    var log: UnsafePointer<cellhost_log_api>?
+    /// True when the table itself is usable (`HostTable.isUsable`): CellKit
+    /// calls `object_ivars` and `send_super` only then.
+    var tableIsUsable = false
+
+    /// Asks `table` for each extension (three host calls).
+    init(fetchingFrom table: UnsafePointer<cellhost_host>) {
+        guard HostTable.isUsable(table) else { return }
+        tableIsUsable = true
+        guard let get = table.pointee.get_extension else { return }
+        message = Self.fetch(get(table, CELLHOST_EXT_MESSAGE), as: cellhost_message_api.self)
+        builder = Self.fetch(get(table, CELLHOST_EXT_BUILDER), as: cellhost_builder_api.self)
+        log = Self.fetch(get(table, CELLHOST_EXT_LOG), as: cellhost_log_api.self)
+    }
+
+    private init() {}
+
+    /// `raw` as a `T` table when its leading `struct_size` covers all of `T`.
+    private static func fetch<T>(_ raw: UnsafeRawPointer?, as type: T.Type) -> UnsafePointer<T>? {
+        guard let raw, Int(raw.load(as: UInt32.self)) >= MemoryLayout<T>.size else { return nil }
+        return raw.assumingMemoryBound(to: T.self)
+    }
+}
+
+/// Checks on a host table before CellKit calls through it.
+enum HostTable {
+    /// True when `table` is an ABI 2.x table (compatible with the headers
+    /// CellKit was built against) whose `struct_size` covers every member.
+    static func isUsable(_ table: UnsafePointer<cellhost_host>) -> Bool {
+        let ours = cellhost_version(major: UInt32(CELLHOST_ABI_MAJOR), minor: UInt32(CELLHOST_ABI_MINOR))
+        return cellhost_version_is_compatible(table.pointee.abi, ours)
+            && Int(table.pointee.struct_size) >= MemoryLayout<cellhost_host>.size
     }
 }

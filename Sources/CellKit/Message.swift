@@ -59,18 +59,40 @@ public struct MessageInfo: Sendable {
 ///
 /// Payload fields are read by **key path**: dot-separated keys, where a key
 /// made of digits indexes an array, e.g. `"file.size"`,
-/// `"voice.waveform.3"`, `"poll.options.0.text"` (ASCII, at most 255 bytes).
+/// `"voice.waveform.3"`, `"poll.options.0.text"` (UTF-8, at most 255 bytes;
+/// a longer path reads as missing). A key that itself contains a dot or a
+/// backslash is written escaped: build it with `Message.escapedKey(_:)`,
+/// as in `"content." + Message.escapedKey("m.relates_to")`.
 public struct Message {
     let handle: OpaquePointer
-    let table: UnsafePointer<cellhost_host>
+    /// The host this message came from, e.g. to log about it.
+    public let host: Host
 
-    init(handle: OpaquePointer, table: UnsafePointer<cellhost_host>) {
+    init(handle: OpaquePointer, host: Host) {
         self.handle = handle
-        self.table = table
+        self.host = host
     }
 
-    /// The host this message came from, e.g. to log about it.
-    public var host: Host { Host(table) }
+    /// The host's message-reading functions (`nil`: every look-up is missing).
+    private var api: UnsafePointer<cellhost_message_api>? { host.extensions.message }
+
+    /// `key` as one key of a key path: each `.` and `\` in it is preceded
+    /// by a backslash, so the host reads it as part of the key rather than
+    /// as a separator. `escapedKey("m.relates_to")` is `m\.relates_to`, and
+    /// `string("content." + Message.escapedKey("m.relates_to"))` reads the
+    /// key `"m.relates_to"` inside `"content"`. A key without `.` or `\` is
+    /// returned as it is. Escape every key that comes from the input (such
+    /// as a message's `type`) before putting it in a path.
+    public static func escapedKey(_ key: String) -> String {
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "\\") }) else { return key }
+        var escaped = ""
+        escaped.reserveCapacity(key.utf8.count + 4)
+        for character in key {
+            if character == "." || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
 
     /// The common fields (type, id, sender, text, time, direction, status,
     /// edited). Each access asks the host again and copies every field; keep
@@ -85,7 +107,7 @@ public struct Message {
             senderName: Self.string(raw.sender_name),
             text: Self.string(raw.text),
             time: raw.has_time && raw.time.isFinite ? raw.time : nil,
-            isOutgoing: raw.direction == CELLHOST_OUTGOING,
+            isOutgoing: Int(raw.direction) == CELLHOST_OUTGOING,
             status: Self.status(raw.status),
             edited: raw.edited)
     }
@@ -109,8 +131,8 @@ public struct Message {
         var out = cellhost_string()
         // A literal's storage is a NUL-terminated C string.
         let path: StaticString = "text"
-        let answer = table.pointee.message_string?(handle, UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), &out)
-        guard answer == CELLHOST_FOUND else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let answer = api?.pointee.string(handle, UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), &out)
+        guard answer == LookupCode.found else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try body(Self.bytes(out))
     }
 
@@ -120,8 +142,8 @@ public struct Message {
     /// are the host's and valid only during `body`.
     public func withUTF8<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         var out = cellhost_string()
-        let answer = path.withCString { table.pointee.message_string?(handle, $0, &out) }
-        guard answer == CELLHOST_FOUND else { return nil }
+        let answer = path.withCString { api?.pointee.string(handle, $0, &out) }
+        guard answer == LookupCode.found else { return nil }
         return try body(Self.bytes(out))
     }
 
@@ -130,7 +152,7 @@ public struct Message {
     func rawInfo() -> cellhost_message_info {
         var raw = cellhost_message_info()
         raw.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
-        table.pointee.message_info?(handle, &raw)
+        api?.pointee.info(handle, &raw)
         return raw
     }
 
@@ -139,14 +161,14 @@ public struct Message {
     /// The string at `path`. Numbers are `.wrongType`, never converted.
     public func lookupString(_ path: String) -> Lookup<String> {
         var out = cellhost_string()
-        let answer = path.withCString { table.pointee.message_string?(handle, $0, &out) }
+        let answer = path.withCString { api?.pointee.string(handle, $0, &out) }
         return Self.lookup(answer) { Self.string(out) }
     }
 
     /// The number at `path` (any JSON number, as a `Double`).
     public func lookupNumber(_ path: String) -> Lookup<Double> {
         var out = 0.0
-        let answer = path.withCString { table.pointee.message_number?(handle, $0, &out) }
+        let answer = path.withCString { api?.pointee.number(handle, $0, &out) }
         return Self.lookup(answer) { out }
     }
 
@@ -154,22 +176,49 @@ public struct Message {
     /// `Int64`; any other number is `.wrongType`.
     public func lookupInteger(_ path: String) -> Lookup<Int64> {
         var out: Int64 = 0
-        let answer = path.withCString { table.pointee.message_integer?(handle, $0, &out) }
+        let answer = path.withCString { api?.pointee.integer(handle, $0, &out) }
         return Self.lookup(answer) { out }
     }
 
     /// The boolean at `path`.
     public func lookupBool(_ path: String) -> Lookup<Bool> {
         var out = false
-        let answer = path.withCString { table.pointee.message_bool?(handle, $0, &out) }
+        let answer = path.withCString { api?.pointee.boolean(handle, $0, &out) }
         return Self.lookup(answer) { out }
     }
 
     /// The element count of the array, or the member count of the object, at `path`.
     public func lookupCount(_ path: String) -> Lookup<Int> {
         var out = 0
-        let answer = path.withCString { table.pointee.message_count?(handle, $0, &out) }
-        return Self.lookup(answer) { out }
+        let answer = path.withCString { api?.pointee.count(handle, $0, &out) }
+        return Self.lookup(answer) { out }.checkedCount
+    }
+
+    /// Every element of the array of numbers at `path`, read in one host
+    /// call (two for arrays of more than 64 elements) rather than one call
+    /// per element: a voice message's waveform. `.wrongType` when the value
+    /// is not an array or any element is not a number; an empty array is
+    /// `.found([])`.
+    public func lookupNumbers(_ path: String) -> Lookup<[Double]> {
+        guard let numbers = api?.pointee.numbers else { return .missing }
+        return path.withCString { cPath in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 64) { buffer -> Lookup<[Double]> in
+                var count = 0
+                let answer = numbers(handle, cPath, buffer.baseAddress, buffer.count, &count)
+                guard answer == LookupCode.found else { return Self.lookup(answer) { [] } }
+                // size_t comes in as Int: a length beyond Int.max reads negative.
+                guard count >= 0 else { return .wrongType }
+                if count <= buffer.count { return .found(Array(buffer[..<count])) }
+                var complete = false
+                let all = [Double](unsafeUninitializedCapacity: count) { out, initialized in
+                    var again = 0
+                    let second = numbers(handle, cPath, out.baseAddress, out.count, &again)
+                    complete = second == LookupCode.found && again == count
+                    initialized = complete ? count : 0
+                }
+                return complete ? .found(all) : .wrongType
+            }
+        }
     }
 
     /// The string at `path`, or `nil` when it is missing or not a string.
@@ -188,6 +237,11 @@ public struct Message {
     /// neither an array nor an object.
     public func count(_ path: String) -> Int? { lookupCount(path).value }
 
+    /// Every element of the array of numbers at `path` (see
+    /// `lookupNumbers(_:)`), or `nil` when it is missing, not an array, or
+    /// holds anything but numbers.
+    public func numbers(_ path: String) -> [Double]? { lookupNumbers(path).value }
+
     // MARK: Array elements
 
     /// `string("\(path).\(index)")`: element `index` of the array at
@@ -195,88 +249,55 @@ public struct Message {
     /// path as a `String`. The same goes for the other `index:` forms.
     public func string(_ path: String, index: Int) -> String? {
         var out = cellhost_string()
-        let answer = withElementPath(path, index) { table.pointee.message_string?(handle, $0, &out) }
+        let answer = withElementPath(path, index) { api?.pointee.string(handle, $0, &out) }
         return Self.lookup(answer) { Self.string(out) }.value
     }
 
     /// `number("\(path).\(index)")`; see `string(_:index:)`.
     public func number(_ path: String, index: Int) -> Double? {
         var out = 0.0
-        let answer = withElementPath(path, index) { table.pointee.message_number?(handle, $0, &out) }
+        let answer = withElementPath(path, index) { api?.pointee.number(handle, $0, &out) }
         return Self.lookup(answer) { out }.value
     }
 
     /// `integer("\(path).\(index)")`; see `string(_:index:)`.
     public func integer(_ path: String, index: Int) -> Int64? {
         var out: Int64 = 0
-        let answer = withElementPath(path, index) { table.pointee.message_integer?(handle, $0, &out) }
+        let answer = withElementPath(path, index) { api?.pointee.integer(handle, $0, &out) }
         return Self.lookup(answer) { out }.value
     }
 
     /// `bool("\(path).\(index)")`; see `string(_:index:)`.
     public func bool(_ path: String, index: Int) -> Bool? {
         var out = false
-        let answer = withElementPath(path, index) { table.pointee.message_bool?(handle, $0, &out) }
+        let answer = withElementPath(path, index) { api?.pointee.boolean(handle, $0, &out) }
         return Self.lookup(answer) { out }.value
     }
 
     /// `count("\(path).\(index)")`; see `string(_:index:)`.
     public func count(_ path: String, index: Int) -> Int? {
         var out = 0
-        let answer = withElementPath(path, index) { table.pointee.message_count?(handle, $0, &out) }
-        return Self.lookup(answer) { out }.value
+        let answer = withElementPath(path, index) { api?.pointee.count(handle, $0, &out) }
+        return Self.lookup(answer) { out }.checkedCount.value
     }
 
-    /// The numbers of the array at `path` at `indices`, in that order,
-    /// skipping those that are missing or not numbers: the same as
-    /// `indices.compactMap { number(path, index: $0) }`, with the path's
-    /// prefix written once for all of them.
-    public func numbers(_ path: String, at indices: [Int]) -> [Double] {
-        var numbers: [Double] = []
-        numbers.reserveCapacity(indices.count)
-        withElementPaths(path) { paths in
-            for index in indices {
-                var out = 0.0
-                if table.pointee.message_number?(handle, paths.path(index), &out) == CELLHOST_FOUND {
-                    numbers.append(out)
-                }
-            }
-        }
-        return numbers
-    }
-
-    /// Calls `lookup` with the C string `"\(path).\(index)"`, built on the stack.
+    /// Calls `lookup` with the C string `"\(path).\(index)"`, built on the
+    /// stack (the path, '.', up to 20 characters of a 64-bit integer, NUL).
     private func withElementPath(_ path: String, _ index: Int,
                                  _ lookup: (UnsafePointer<CChar>) -> cellhost_lookup?) -> cellhost_lookup? {
-        withElementPaths(path) { lookup($0.path(index)) }
-    }
-
-    /// Element paths of one array: `"\(path)."` written once into a buffer,
-    /// and the index written after it for each element.
-    private struct ElementPaths {
-        let buffer: UnsafeMutableBufferPointer<UInt8>
-        let prefixLength: Int
-
-        /// The C string `"\(path).\(index)"`, valid until the next call.
-        func path(_ index: Int) -> UnsafePointer<CChar> {
-            let digits = UnsafeMutableBufferPointer(rebasing: buffer[prefixLength...])
-            digits[DecimalText.write(index, into: digits)] = 0
-            return UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-        }
-    }
-
-    private func withElementPaths<R>(_ path: String, _ body: (ElementPaths) -> R) -> R {
         let prefixLength = path.utf8.count + 1
-        // The path, '.', up to 20 characters of a 64-bit integer, NUL.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixLength + DecimalText.maximumLength + 1) {
             buffer in
+            guard let base = buffer.baseAddress else { return nil }
             var end = 0
             for byte in path.utf8 {
                 buffer[end] = byte
                 end += 1
             }
             buffer[end] = UInt8(ascii: ".")
-            return body(ElementPaths(buffer: buffer, prefixLength: prefixLength))
+            let digits = UnsafeMutableBufferPointer(rebasing: buffer[prefixLength...])
+            digits[DecimalText.write(index, into: digits)] = 0
+            return lookup(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self))
         }
     }
 
@@ -298,14 +319,14 @@ public struct Message {
 
     private static func lookup<T>(_ answer: cellhost_lookup?, _ value: () -> T) -> Lookup<T> {
         switch answer {
-        case CELLHOST_FOUND?: return .found(value())
-        case CELLHOST_WRONG_TYPE?: return .wrongType
+        case LookupCode.found?: return .found(value())
+        case LookupCode.wrongType?: return .wrongType
         default: return .missing
         }
     }
 
     private static func status(_ raw: cellhost_status) -> MessageStatus {
-        switch raw {
+        switch Int(raw) {
         case CELLHOST_STATUS_SENDING: return .sending
         case CELLHOST_STATUS_SENT: return .sent
         case CELLHOST_STATUS_DELIVERED: return .delivered
@@ -313,5 +334,20 @@ public struct Message {
         case CELLHOST_STATUS_FAILED: return .failed
         default: return .none
         }
+    }
+}
+
+/// `cellhost_lookup` values as the message functions return them.
+enum LookupCode {
+    static let found = cellhost_lookup(CELLHOST_FOUND)
+    static let wrongType = cellhost_lookup(CELLHOST_WRONG_TYPE)
+}
+
+extension Lookup where Value == Int {
+    /// A count the host gave as `size_t`: one beyond `Int.max` comes in
+    /// negative, and is no usable count.
+    var checkedCount: Lookup<Int> {
+        if case .found(let count) = self, count < 0 { return .wrongType }
+        return self
     }
 }

@@ -1,7 +1,8 @@
 internal import CellHostABI
 
 /// What a cell knows about the place it renders into. A copy: keep it as
-/// long as you like.
+/// long as you like (but `renderSuper` and `canRenderSuper` work only during
+/// the call that received it).
 public struct RenderContext {
     /// Columns available to the cell's content (the host's chrome already
     /// subtracted); at least 1. Text is wrapped by the host, but anything you
@@ -11,6 +12,11 @@ public struct RenderContext {
     /// parent class when the host fell back (a `voice` message shown by a
     /// `file` cell sees `"file"`).
     public var messageClass: String
+    /// The absolute directory that relative paths in the message (media
+    /// files) are relative to: the input file's directory, or the current
+    /// directory for standard input. No trailing `/` except for `"/"`
+    /// itself; `""` only from a host too old to say.
+    public var baseDirectory: String
     /// True when the output carries colours, so styles alone can separate things.
     public var isColor: Bool
     /// True when the viewer sent the message.
@@ -20,23 +26,27 @@ public struct RenderContext {
     /// The host, e.g. to log.
     public var host: Host
 
-    /// What `renderSuper` needs; set only for the duration of a render call.
+    /// What `renderSuper` and `canRenderSuper` need; set only for the
+    /// duration of a method call.
     var superCall: SuperCall?
 
-    /// The receiver and arguments of the render call being made, for `send_super`.
+    /// The receiver and arguments of the method call being made, for `send_super`.
     struct SuperCall {
+        /// The class whose method is running (`send_super` starts above it).
         let className: UnsafePointer<CChar>
         let object: OpaquePointer?
         let context: UnsafePointer<cellhost_context>
-        let builder: OpaquePointer
-        /// Identifies the render call; see `Runtime.activeRenders`.
+        /// The builder of a render call; `nil` in `canRenderMessage:context:`.
+        let builder: OpaquePointer?
+        /// Identifies the call; see `Runtime.activeCalls`.
         let token: UInt64
     }
 
-    init(width: Int, messageClass: String, isColor: Bool = false,
-                isOutgoing: Bool = false, isJSON: Bool = false, host: Host) {
+    init(width: Int, messageClass: String, baseDirectory: String = "", isColor: Bool = false,
+         isOutgoing: Bool = false, isJSON: Bool = false, host: Host) {
         self.width = max(1, width)
         self.messageClass = messageClass
+        self.baseDirectory = baseDirectory
         self.isColor = isColor
         self.isOutgoing = isOutgoing
         self.isJSON = isJSON
@@ -55,30 +65,24 @@ public struct RenderContext {
     /// - Returns: the superclass's answer; `.error` when the host could not
     ///   make the call (no superclass implements render, or a mismatch).
     public func renderSuper(_ message: Message) -> RenderOutcome {
-        guard let call = superCall, Runtime.isRendering(call.token),
-              let sendSuper = host.table.pointee.send_super else {
+        guard let call = superCall, Runtime.isActive(call.token), let builder = call.builder else {
             return .error("renderSuper is only available during render")
         }
         var result = ResultCode.error
         var messageArgument: OpaquePointer? = message.handle
         var contextArgument: UnsafePointer<cellhost_context>? = call.context
-        var builderArgument: OpaquePointer? = call.builder
+        var builderArgument: OpaquePointer? = builder
         let status = withUnsafeMutablePointer(to: &messageArgument) { m in
             withUnsafeMutablePointer(to: &contextArgument) { c in
                 withUnsafeMutablePointer(to: &builderArgument) { b in
-                    withUnsafeMutablePointer(to: &result) { r in
-                        let arguments: [UnsafeMutableRawPointer?] = [UnsafeMutableRawPointer(m),
-                                                                     UnsafeMutableRawPointer(c),
-                                                                     UnsafeMutableRawPointer(b)]
-                        return arguments.withUnsafeBufferPointer {
-                            sendSuper(call.className, call.object, Dispatch.renderSelector,
-                                      Dispatch.renderTypes, UnsafeMutableRawPointer(r), $0.baseAddress)
-                        }
-                    }
+                    SuperSend.send(host, className: call.className, object: call.object,
+                                   selector: Selectors.render, result: &result,
+                                   arguments: [UnsafeMutableRawPointer(m), UnsafeMutableRawPointer(c),
+                                               UnsafeMutableRawPointer(b)])
                 }
             }
         }
-        guard status == Int32(bitPattern: CELLHOST_OK.rawValue) else {
+        guard status == StatusCode.ok else {
             return .error("the superclass's renderMessage:context:into: could not be called (status \(status))")
         }
         switch result {
@@ -88,22 +92,51 @@ public struct RenderContext {
         }
     }
 
+    /// Asks the superclass's `canRenderMessage:context:`, like
+    /// `[super canRenderMessage:…]`, for a `RenderPrechecking` type that
+    /// refines its superclass's check. `true` when no superclass implements
+    /// it (nothing is then checked before rendering).
+    ///
+    /// Only valid during the call that received this context (`render` or
+    /// `canRender`); elsewhere it answers `true`.
+    public func canRenderSuper(_ message: Message) -> Bool {
+        guard let call = superCall, Runtime.isActive(call.token) else { return true }
+        var result = true
+        var messageArgument: OpaquePointer? = message.handle
+        var contextArgument: UnsafePointer<cellhost_context>? = call.context
+        let status = withUnsafeMutablePointer(to: &messageArgument) { m in
+            withUnsafeMutablePointer(to: &contextArgument) { c in
+                SuperSend.send(host, className: call.className, object: call.object,
+                               selector: Selectors.canRender, result: &result,
+                               arguments: [UnsafeMutableRawPointer(m), UnsafeMutableRawPointer(c)])
+            }
+        }
+        return status == StatusCode.ok ? result : true
+    }
+
     /// Reads a C context. Fields beyond what the host's `struct_size` covers
     /// are treated as absent.
     init(_ raw: UnsafePointer<cellhost_context>, host: Host) {
         let c = raw.pointee
         let size = Int(c.struct_size)
+        func covers<T>(_ field: KeyPath<cellhost_context, T>) -> Bool {
+            guard let offset = MemoryLayout<cellhost_context>.offset(of: field) else { return false }
+            return size >= offset + MemoryLayout<T>.size
+        }
         var messageClass = ""
-        if let offset = MemoryLayout<cellhost_context>.offset(of: \.message_class),
-           size >= offset + MemoryLayout<UnsafePointer<CChar>?>.size,
-           let name = c.message_class {
-            messageClass = String(cString: name)
+        if covers(\.message_class), let name = c.message_class {
+            messageClass = Runtime.messageClassCache.string(name)
+        }
+        var baseDirectory = ""
+        if covers(\.base_directory), let directory = c.base_directory {
+            baseDirectory = Runtime.baseDirectoryCache.string(directory)
         }
         self.init(width: Int(c.width),
                   messageClass: messageClass,
-                  isColor: c.flags & CELLHOST_CONTEXT_COLOR.rawValue != 0,
-                  isOutgoing: c.flags & CELLHOST_CONTEXT_OUTGOING.rawValue != 0,
-                  isJSON: c.flags & CELLHOST_CONTEXT_JSON.rawValue != 0,
+                  baseDirectory: baseDirectory,
+                  isColor: c.flags & UInt32(CELLHOST_CONTEXT_COLOR) != 0,
+                  isOutgoing: c.flags & UInt32(CELLHOST_CONTEXT_OUTGOING) != 0,
+                  isJSON: c.flags & UInt32(CELLHOST_CONTEXT_JSON) != 0,
                   host: host)
     }
 }

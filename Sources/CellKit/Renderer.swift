@@ -43,17 +43,27 @@ public struct PluginInfo: Sendable {
 /// classes, exported from a plugin with `export(_:)`.
 ///
 /// CellKit turns the type into a C `cellhost_class` (its name, superclass,
-/// message classes, rank and method list) and registers C functions that
-/// forward to it, so no Swift type crosses the plugin contract. The host
-/// creates one instance of each class per conversation; CellKit keeps one
-/// value of your type per host instance, so stored properties are
-/// per-conversation state. A type without stored properties has no state to
-/// keep, and CellKit then uses one shared value instead (made with `init()`
-/// on first use and again in `conversationWillBegin`). All calls come from
-/// one thread at a time.
+/// message classes, rank and method list) and gives the host one C function
+/// per method, bound to this type, so no Swift type crosses the plugin
+/// contract. The host creates one instance of each class per conversation;
+/// CellKit keeps one value of your type per host instance, in the class's
+/// own instance variables, so stored properties are per-conversation state.
+/// A type without stored properties has no state to keep, and CellKit then
+/// uses one shared value instead. All calls come from one thread at a time.
 ///
-/// Only `plugin`, `className`, `messageClasses`, `init()` and `render` are
-/// required; everything else has a default.
+/// The class implements only `renderMessage:context:into:`. The optional
+/// selectors are registered only for a type that adopts their protocol, so
+/// whatever a type does not implement is inherited from its superclass,
+/// exactly as in Objective-C:
+///
+/// | protocol | selector |
+/// | --- | --- |
+/// | `RenderPrechecking` | `canRenderMessage:context:` |
+/// | `PlainTextSummarizing` | `plainTextForMessage:context:into:` |
+/// | `ConversationObserving` | `conversationWillBegin:`, `conversationDidEnd:` |
+///
+/// Implementing `canRender`, `plainText` or the conversation hooks without
+/// adopting the protocol compiles, but the host never calls them.
 public protocol MessageCellRenderer {
     /// The plugin this class belongs to. `export(_:)` takes the plugin's id,
     /// version, description, author and license from the *first* type it
@@ -66,10 +76,9 @@ public protocol MessageCellRenderer {
     static var className: String { get }
 
     /// The superclass: a host class (`"MessageCell"`, `"UnknownMessageCell"`)
-    /// or a class of any plugin. Selectors this class does not implement are
-    /// looked up there, and `plainText(for:)` returning `nil` runs the
-    /// superclass's version. Default: `"MessageCell"`, whose render shows the
-    /// message's `text`.
+    /// or a class of any plugin, C or Swift. Selectors this class does not
+    /// implement are looked up there. Default: `"MessageCell"`, whose render
+    /// shows the message's `text`.
     static var superclassName: String { get }
 
     /// The message classes this class registers for, like
@@ -89,8 +98,17 @@ public protocol MessageCellRenderer {
     /// the image cell when no GIF cell can. Default: none.
     static var declaredMessageClasses: [(name: String, parent: String?)] { get }
 
+    /// Sample messages, each a JSON object in CellHost's input schema
+    /// (`{"type":"gif","text":"…","gif":{…}}`), that `cellhost check-plugin`
+    /// renders with the plugin's classes: give the payloads your cell really
+    /// reads, including the odd ones. The samples of every exported type are
+    /// offered together as the plugin's `cellhost.samples` extension (the
+    /// host reads at most 256, each at most 64 KiB). Default: none.
+    static var samples: [String] { get }
+
     /// Creates the per-conversation state. Called lazily on the first call for
-    /// a host instance, and again in `conversationWillBegin`.
+    /// a host instance (and in `conversationWillBegin` for a
+    /// `ConversationObserving` type).
     init()
 
     /// Renders one message into `cell`.
@@ -99,50 +117,75 @@ public protocol MessageCellRenderer {
     ///   - message: The message; valid only during this call.
     ///   - cell: Where the content goes; append spans, line breaks and rows.
     ///     The host wraps text to `context.width`.
-    ///   - context: The width, the message class rendered as, colour and direction.
+    ///   - context: The width, the message class rendered as, colour,
+    ///     direction and base directory; `context.renderSuper` draws the
+    ///     superclass's content.
     /// - Returns: `.rendered`, `.declined` (the next candidate is tried), or
     ///   `.error(reason)` (logged at error level, then the next candidate).
     mutating func render(_ message: Message, into cell: inout CellBuilder,
                          context: RenderContext) -> RenderOutcome
-
-    /// A quick check before rendering; `false` is a decline. Default: `true`
-    /// (deciding in `render` is as good, and usually simpler).
-    func canRender(_ message: Message, context: RenderContext) -> Bool
-
-    /// A one-line plain-text summary of the message, for previews and reply
-    /// quotes, or `nil` for the superclass's summary (the host's
-    /// `MessageCell` uses the message's `text`). Default: `nil`.
-    func plainText(for message: Message) -> String?
-
-    /// `plainText(for:)`, appended straight to `cell`: this is what
-    /// CellKit calls for `plainTextForMessage:into:`. Append the summary as
-    /// unstyled text and return `true`, or return `false` without appending
-    /// anything for the superclass's summary. Default: appends
-    /// `plainText(for:)` unless it is `nil`. Implement it only to avoid
-    /// building a `String` (e.g. with `InlineMarkup.appendPlainText`); it
-    /// must then agree with `plainText(for:)`.
-    func plainText(for message: Message, into cell: inout CellBuilder) -> Bool
-
-    /// A conversation (one `cellhost render` run, or one embedding session)
-    /// begins. CellKit has just created a fresh value with `init()`; reset
-    /// anything else here. Default: nothing.
-    mutating func conversationWillBegin()
-
-    /// The conversation ends; CellKit drops this value afterwards. Default: nothing.
-    mutating func conversationDidEnd()
 }
 
 extension MessageCellRenderer {
     public static var superclassName: String { "MessageCell" }
     public static var rank: Int32 { 0 }
     public static var declaredMessageClasses: [(name: String, parent: String?)] { [] }
-    public func canRender(_ message: Message, context: RenderContext) -> Bool { true }
-    public func plainText(for message: Message) -> String? { nil }
-    public func plainText(for message: Message, into cell: inout CellBuilder) -> Bool {
-        guard let text = plainText(for: message) else { return false }
+    public static var samples: [String] { [] }
+}
+
+/// A renderer with a quick check before rendering
+/// (`canRenderMessage:context:`). Without it the superclass's check, if any,
+/// applies (the host's `MessageCell` has none: every message may be tried).
+public protocol RenderPrechecking: MessageCellRenderer {
+    /// `false` declines the message without rendering it (the next candidate
+    /// is tried). `context.canRenderSuper(message)` asks the superclass.
+    func canRender(_ message: Message, context: RenderContext) -> Bool
+}
+
+/// A renderer with its own one-line plain-text summary, for the quote of a
+/// reply (`plainTextForMessage:context:into:`). Without it the superclass's
+/// summary applies (the host's `MessageCell` uses the message's `text`).
+public protocol PlainTextSummarizing: MessageCellRenderer {
+    /// The summary, or `nil` for the superclass's (CellKit then calls it
+    /// with `send_super`, as `[super plainTextForMessage:…]` would).
+    func plainText(for message: Message, context: RenderContext) -> String?
+
+    /// `plainText(for:context:)`, appended straight to `cell`: this is what
+    /// CellKit calls. Append the summary as unstyled text and return `true`,
+    /// or return `false` without appending anything for the superclass's
+    /// summary. Default: appends `plainText(for:context:)` unless it is
+    /// `nil`. Implement it only to avoid building a `String` (e.g. with
+    /// `InlineMarkup.appendPlainText`); it must agree with
+    /// `plainText(for:context:)`.
+    func plainText(for message: Message, context: RenderContext, into cell: inout CellBuilder) -> Bool
+}
+
+extension PlainTextSummarizing {
+    public func plainText(for message: Message, context: RenderContext, into cell: inout CellBuilder) -> Bool {
+        guard let text = plainText(for: message, context: context) else { return false }
         cell.append(text)
         return true
     }
+}
+
+/// A renderer that wants to know when a conversation (one `cellhost render`
+/// run, or one embedding session) begins and ends
+/// (`conversationWillBegin:`, `conversationDidEnd:`).
+///
+/// These are notifications, not overrides: CellKit always passes them on to
+/// the superclass as well (with `send_super`; at the beginning the
+/// superclass first, at the end yours first), so a Swift class never hides
+/// its superclass's hooks, and never needs to call super itself.
+public protocol ConversationObserving: MessageCellRenderer {
+    /// A conversation begins. CellKit has just created a fresh value with
+    /// `init()`; reset anything else here. Default: nothing.
+    mutating func conversationWillBegin()
+
+    /// The conversation ends; CellKit drops this value afterwards. Default: nothing.
+    mutating func conversationDidEnd()
+}
+
+extension ConversationObserving {
     public mutating func conversationWillBegin() {}
     public mutating func conversationDidEnd() {}
 }

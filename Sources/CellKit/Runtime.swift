@@ -1,69 +1,68 @@
 internal import CellHostABI
 
 /// The plugin-wide state of CellKit. Each plugin `.so` links its own copy of
-/// CellKit, so this is per plugin. ABI 1.x calls plugins from one thread at a
+/// CellKit, so this is per plugin. ABI 2.x calls plugins from one thread at a
 /// time, so plain statics need no locks.
 enum Runtime {
     /// The host table `init` received; valid until `deinit` returns.
     nonisolated(unsafe) static var host: UnsafePointer<cellhost_host>?
     /// The exported descriptor, built once and never freed.
     nonisolated(unsafe) static var descriptor: UnsafeMutablePointer<cellhost_plugin_descriptor>?
-    /// The class of each trampoline slot, in registration order. Set once
-    /// by `export` and never changed, so the classes live as long as the
-    /// plugin.
-    nonisolated(unsafe) static var slots: [SlotClass] = [] {
-        didSet { unretainedSlots = slots.map { Unmanaged.passUnretained($0) } }
-    }
-    /// `slots`, unretained, for the trampolines: `slots` keeps them alive, so
-    /// a call needs no retain and release of its class.
-    nonisolated(unsafe) private static var unretainedSlots: [Unmanaged<SlotClass>] = []
+    /// The `cellhost.samples` extension of the exported descriptor, or `nil`
+    /// when no exported type has samples.
+    nonisolated(unsafe) static var samples: UnsafeMutablePointer<cellhost_samples>?
+    /// Every exported class, to drop their values at `deinit`.
+    nonisolated(unsafe) static var classes: [AnyClassRuntime] = []
     /// The plugin's `setUp`, run from `init`.
     nonisolated(unsafe) static var setUp: ((Host) throws -> Void)?
     /// Problems found while exporting, logged once the host is known (`init`).
     nonisolated(unsafe) static var pendingWarnings: [String] = []
     /// The reason handed to the host when `setUp` fails; freed on the next failure.
     nonisolated(unsafe) static var failureReason: UnsafeMutablePointer<CChar>?
-    /// The render calls in progress, innermost last (several when renders
-    /// nest through `send_super`), so a context kept past its call cannot
-    /// reach its dangling message and builder.
-    nonisolated(unsafe) static var activeRenders: [UInt64] = []
-    nonisolated(unsafe) static var nextRenderToken: UInt64 = 0
+    /// The method calls in progress that hand out a `RenderContext`,
+    /// innermost last (several when calls nest through `send_super`), so a
+    /// context kept past its call cannot reach its dangling message and
+    /// builder.
+    nonisolated(unsafe) static var activeCalls: [UInt64] = []
+    nonisolated(unsafe) static var nextCallToken: UInt64 = 0
+    /// The extensions of each host table seen, fetched once per table. A
+    /// process normally has one host and so one table per plugin; an
+    /// embedding process with several hosts has a few.
+    nonisolated(unsafe) private static var extensionCache: [(table: UnsafePointer<cellhost_host>,
+                                                             extensions: HostExtensions)] = []
+    /// The last strings read from contexts: the host hands the same
+    /// strings to every call, so most calls make no new `String`.
+    nonisolated(unsafe) static var messageClassCache = CStringCache()
+    nonisolated(unsafe) static var baseDirectoryCache = CStringCache()
 
-    /// Calls `body` with the class in trampoline slot `slot`; `nil` when no
-    /// class was exported there.
-    @inline(__always)
-    static func withSlot<T>(_ slot: Int, _ body: (SlotClass) -> T) -> T? {
-        guard slot < unretainedSlots.count else { return nil }
-        return unretainedSlots[slot]._withUnsafeGuaranteedRef(body)
+    // MARK: Calls in progress
+
+    /// Marks a new call as in progress and returns its token.
+    static func beginCall() -> UInt64 {
+        nextCallToken &+= 1
+        activeCalls.append(nextCallToken)
+        return nextCallToken
     }
 
-    // MARK: Render calls in progress
-
-    /// Marks a new render call as in progress and returns its token.
-    static func beginRender() -> UInt64 {
-        nextRenderToken &+= 1
-        activeRenders.append(nextRenderToken)
-        return nextRenderToken
-    }
-
-    /// The render call `token` has returned.
-    static func endRender(_ token: UInt64) {
+    /// The call `token` has returned.
+    static func endCall(_ token: UInt64) {
         // Calls nest, so it is the innermost one.
-        if activeRenders.last == token {
-            activeRenders.removeLast()
-        } else if let index = activeRenders.lastIndex(of: token) {
-            activeRenders.remove(at: index)
+        if activeCalls.last == token {
+            activeCalls.removeLast()
+        } else if let index = activeCalls.lastIndex(of: token) {
+            activeCalls.remove(at: index)
         }
     }
 
-    static func isRendering(_ token: UInt64) -> Bool {
-        activeRenders.contains(token)
+    static func isActive(_ token: UInt64) -> Bool {
+        activeCalls.contains(token)
     }
 
     // MARK: Hosts
 
     /// The host table in `context`, else the one `init` kept.
-    static func host(of context: UnsafePointer<cellhost_context>) -> UnsafePointer<cellhost_host>? {
+    static func host(of context: UnsafePointer<cellhost_context>?) -> UnsafePointer<cellhost_host>? {
+        guard let context else { return host }
         let size = Int(context.pointee.struct_size)
         if let offset = MemoryLayout<cellhost_context>.offset(of: \.host),
            size >= offset + MemoryLayout<UnsafeRawPointer?>.size,
@@ -72,207 +71,212 @@ enum Runtime {
         }
         return host
     }
+
+    /// The extensions of `table`, asked for on its first use and kept
+    /// (extension tables are host-owned and valid for the life of the process).
+    static func extensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
+        if let last = extensionCache.last, last.table == table { return last.extensions }
+        if let index = extensionCache.firstIndex(where: { $0.table == table }) {
+            let entry = extensionCache.remove(at: index)
+            extensionCache.append(entry)
+            return entry.extensions
+        }
+        let extensions = HostExtensions(fetchingFrom: table)
+        extensionCache.append((table, extensions))
+        return extensions
+    }
+
+    /// Forgets the extensions of every table (for tests that change a fake host's).
+    static func forgetExtensions() {
+        extensionCache = []
+    }
 }
 
-/// One exported class, as the trampolines of its slot see it: the method
-/// bodies, without knowing the renderer type. `RendererClass<R>` implements
-/// them for a renderer type `R`, so a call reaches the renderer through one
-/// class method and `R`'s witness table; no existential is boxed or opened.
-class SlotClass {
+/// The `String` of the last C string seen, made again only when the text
+/// changes.
+struct CStringCache {
+    private var pointer: UnsafePointer<CChar>?
+    private var value = ""
+
+    mutating func string(_ text: UnsafePointer<CChar>) -> String {
+        if text == pointer, Self.equal(value, text) { return value }
+        pointer = text
+        value = String(cString: text)
+        return value
+    }
+
+    /// True when `text` (NUL-terminated) has exactly the bytes of `string`.
+    private static func equal(_ string: String, _ text: UnsafePointer<CChar>) -> Bool {
+        var index = 0
+        for byte in string.utf8 {
+            guard UInt8(bitPattern: text[index]) == byte else { return false }
+            index += 1
+        }
+        return text[index] == 0
+    }
+}
+
+/// What `deinit` needs of a class, whatever its renderer type.
+class AnyClassRuntime {
+    /// Drops the values CellKit keeps without a host instance (a stateless
+    /// type's shared value).
+    func removeAll() {}
+}
+
+/// A renderer value on the heap, so that a host instance's instance
+/// variables can hold it (as one retained pointer).
+final class Box<R> {
+    var value: R
+    init(_ value: R) { self.value = value }
+}
+
+/// One exported class for a renderer type `R`: its C names, its
+/// `cellhost_class`, and its values.
+///
+/// CellKit keeps one value of `R` per host instance that runs this class's
+/// methods (the host makes one instance per class per conversation, and a
+/// subclass's instances run inherited methods with their own values). The
+/// value lives in the instance variables this class owns in the instance:
+/// `instance_size` is one pointer, to a retained `Box<R>`, reached with
+/// `object_ivars(self, &thisClass)`, so each class of a chain, from whichever
+/// plugin, has its own, and no table is searched. The box is created on first
+/// use (a new instance's variables are zeroed) and released at
+/// `conversationDidEnd:`.
+///
+/// A type without stored properties (`MemoryLayout<R>.size == 0`) has no
+/// state, so its values are all alike: such a class has no instance
+/// variables, and one shared value serves every instance.
+final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
+    static var isStateless: Bool { MemoryLayout<R>.size == 0 }
+    /// Bytes of instance variables the class asks the host for.
+    static var instanceSize: UInt32 { isStateless ? 0 : UInt32(MemoryLayout<UnsafeMutableRawPointer?>.size) }
+
     /// The class name as given to the host; used for `send_super`.
     let className: UnsafePointer<CChar>
     /// The renderer type's `className`, for log lines.
     let name: String
+    /// The class as described to the host (in the descriptor's `classes`),
+    /// for `object_ivars`. Set once the descriptor's class array exists.
+    var classStruct: UnsafePointer<cellhost_class>?
+    /// A stateless type's one value.
+    private var shared: Box<R>?
 
     init(className: UnsafePointer<CChar>, name: String) {
         self.className = className
         self.name = name
     }
 
-    func render(_ object: OpaquePointer?, _ message: OpaquePointer, _ context: UnsafePointer<cellhost_context>,
-                _ builder: OpaquePointer, _ table: UnsafePointer<cellhost_host>) -> Int32 {
-        ResultCode.error
+    /// The slot in `object`'s instance variables that holds its box, or
+    /// `nil` when the host gives no storage (then state is not kept).
+    private func slot(_ object: OpaquePointer?, _ host: Host) -> UnsafeMutableRawPointer? {
+        guard let object, let classStruct, host.extensions.tableIsUsable,
+              let ivars = host.table.pointee.object_ivars else { return nil }
+        return ivars(object, classStruct)
     }
 
-    func canRender(_ object: OpaquePointer?, _ message: OpaquePointer, _ context: UnsafePointer<cellhost_context>,
-                   _ table: UnsafePointer<cellhost_host>) -> Bool {
-        true
+    /// The box `object` holds now, if any.
+    func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
+        if Self.isStateless { return shared }
+        guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// True when the renderer appended its summary; false for the superclass's.
-    func plainText(_ object: OpaquePointer?, _ message: OpaquePointer, _ builder: OpaquePointer,
-                   _ table: UnsafePointer<cellhost_host>) -> Bool {
-        false
+    /// The box of `object`, created on first use. A renderer reads a copy of
+    /// its value and stores it back after the call: it may re-enter CellKit
+    /// (through `send_super`) while it runs, so the box is never borrowed
+    /// across a call into it.
+    func box(for object: OpaquePointer?, host: Host) -> Box<R> {
+        if let box = existingBox(for: object, host: host) { return box }
+        return replaceBox(for: object, host: host)
     }
 
-    func conversationWillBegin(_ object: OpaquePointer?) {}
-    func conversationDidEnd(_ object: OpaquePointer?) {}
-    /// Drops every renderer value (the plugin is unloaded).
-    func removeAll() {}
-}
-
-/// The methods of one renderer type `R`, and its values.
-///
-/// CellKit keeps one value of `R` per host object that runs this class's
-/// methods (the host makes one instance per class per conversation, and a
-/// subclass's instances run inherited methods with their own values). There
-/// are only ever a few objects, usually one, so the values sit in a small
-/// table searched from the last hit.
-///
-/// A type without stored properties (`MemoryLayout<R>.size == 0`) has no
-/// state, so its values are all alike: one shared value serves every object
-/// and nothing is looked up or stored back.
-///
-/// The table is manually managed memory rather than `[R]` or `R?`: this
-/// code is generic over a type from another module, and every use of
-/// `Array<R>` or `Optional<R>` would look up their metadata at run time,
-/// which cost more than the rest of a call.
-final class RendererClass<R: MessageCellRenderer>: SlotClass {
-    private static var isStateless: Bool { MemoryLayout<R>.size == 0 }
-
-    /// `count` host objects (as integers) and their values; for a stateless
-    /// type, at most one value, shared, whatever its object.
-    private var objects: UnsafeMutablePointer<UInt>
-    private var values: UnsafeMutablePointer<R>
-    private var capacity = 1
-    private var count = 0
-    /// Where the last look-up found its object.
-    private var lastHit = 0
-
-    override init(className: UnsafePointer<CChar>, name: String) {
-        objects = .allocate(capacity: 1)
-        values = .allocate(capacity: 1)
-        super.init(className: className, name: name)
-    }
-
-    deinit {
-        values.deinitialize(count: count)
-        values.deallocate()
-        objects.deallocate()
-    }
-
-    // MARK: The table
-
-    /// Where the value for `object` is, if it has one.
-    private func index(of object: OpaquePointer?) -> Int? {
-        if Self.isStateless { return count > 0 ? 0 : nil }
-        let key = UInt(bitPattern: object)
-        if lastHit < count, objects[lastHit] == key { return lastHit }
-        for index in 0..<count where objects[index] == key {
-            lastHit = index
-            return index
+    /// A fresh box for `object`, made with `init()`, replacing (and
+    /// releasing) the one it had.
+    @discardableResult
+    func replaceBox(for object: OpaquePointer?, host: Host) -> Box<R> {
+        let box = Box(R())
+        if Self.isStateless {
+            shared = box
+            return box
         }
-        return nil
+        // Without storage the value lasts for this call only.
+        guard let slot = slot(object, host) else { return box }
+        let old = slot.load(as: UnsafeMutableRawPointer?.self)
+        slot.storeBytes(of: Unmanaged.passRetained(box).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        if let old { Unmanaged<Box<R>>.fromOpaque(old).release() }
+        return box
     }
 
-    /// The value for `object`, created on first use. Returned as a copy: a
-    /// renderer may re-enter CellKit (through `send_super`) while it runs,
-    /// so the table is never borrowed across a call into it.
-    private func value(for object: OpaquePointer?) -> R {
-        if let index = index(of: object) { return values[index] }
-        let created = R()
-        store(created, for: object)
-        return created
-    }
-
-    private func store(_ value: R, for object: OpaquePointer?) {
-        if let index = index(of: object) {
-            values[index] = value
-            return
-        }
-        if count == capacity {
-            let newObjects = UnsafeMutablePointer<UInt>.allocate(capacity: 2 * capacity)
-            let newValues = UnsafeMutablePointer<R>.allocate(capacity: 2 * capacity)
-            newObjects.moveInitialize(from: objects, count: count)
-            newValues.moveInitialize(from: values, count: count)
-            objects.deallocate()
-            values.deallocate()
-            objects = newObjects
-            values = newValues
-            capacity *= 2
-        }
-        (objects + count).initialize(to: UInt(bitPattern: object))
-        (values + count).initialize(to: value)
-        lastHit = count
-        count += 1
-    }
-
-    private func remove(at index: Int) {
-        count -= 1
-        if index == count {
-            (values + index).deinitialize(count: 1)
-        } else {
-            // The last entry takes its place.
-            values[index] = (values + count).move()
-            objects[index] = objects[count]
-        }
-        lastHit = 0
-    }
-
-    // MARK: Methods
-
-    override func render(_ object: OpaquePointer?, _ message: OpaquePointer, _ context: UnsafePointer<cellhost_context>,
-                         _ builder: OpaquePointer, _ table: UnsafePointer<cellhost_host>) -> Int32 {
-        let view = Message(handle: message, table: table)
-        var cell = CellBuilder(handle: builder, table: table)
-        let token = Runtime.beginRender()
-        var renderContext = RenderContext(context, host: Host(table))
-        renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
-                                                          builder: builder, token: token)
-        var renderer = value(for: object)
-        let outcome = renderer.render(view, into: &cell, context: renderContext)
-        Runtime.endRender(token)
-        if !Self.isStateless { store(renderer, for: object) }
-
-        switch outcome {
-        case .rendered:
-            return ResultCode.rendered
-        case .declined:
-            return ResultCode.declined
-        case .error(let reason):
-            Dispatch.logError(reason, className: name, message: view, host: Host(table))
-            return ResultCode.error
-        }
-    }
-
-    override func canRender(_ object: OpaquePointer?, _ message: OpaquePointer,
-                            _ context: UnsafePointer<cellhost_context>, _ table: UnsafePointer<cellhost_host>) -> Bool {
-        value(for: object).canRender(Message(handle: message, table: table),
-                                     context: RenderContext(context, host: Host(table)))
-    }
-
-    override func plainText(_ object: OpaquePointer?, _ message: OpaquePointer, _ builder: OpaquePointer,
-                            _ table: UnsafePointer<cellhost_host>) -> Bool {
-        var cell = CellBuilder(handle: builder, table: table)
-        return value(for: object).plainText(for: Message(handle: message, table: table), into: &cell)
-    }
-
-    override func conversationWillBegin(_ object: OpaquePointer?) {
-        var renderer = R()
-        store(renderer, for: object)
-        renderer.conversationWillBegin()
-        store(renderer, for: object)
-    }
-
-    override func conversationDidEnd(_ object: OpaquePointer?) {
-        guard let index = index(of: object) else { return }
-        var renderer = values[index]
-        renderer.conversationDidEnd()
-        // A stateless type's one value stays for the other objects. The hook
-        // may have re-entered CellKit: find the object again.
-        if !Self.isStateless, let index = self.index(of: object) { remove(at: index) }
+    /// Releases the box of `object` and clears its slot (the conversation
+    /// ended). A stateless type's shared value stays for the other instances.
+    func releaseBox(for object: OpaquePointer?, host: Host) {
+        guard !Self.isStateless, let slot = slot(object, host),
+              let raw = slot.load(as: UnsafeMutableRawPointer?.self) else { return }
+        slot.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        Unmanaged<Box<R>>.fromOpaque(raw).release()
     }
 
     override func removeAll() {
-        values.deinitialize(count: count)
-        count = 0
-        lastHit = 0
+        shared = nil
     }
 }
 
 /// `cellhost_render_result` values as IMPs return them.
 enum ResultCode {
-    static var rendered: Int32 { Int32(bitPattern: CELLHOST_RENDERED.rawValue) }
-    static var declined: Int32 { Int32(bitPattern: CELLHOST_DECLINED.rawValue) }
-    static var error: Int32 { Int32(bitPattern: CELLHOST_ERROR.rawValue) }
+    static let rendered = cellhost_render_result(CELLHOST_RENDERED)
+    static let declined = cellhost_render_result(CELLHOST_DECLINED)
+    static let error = cellhost_render_result(CELLHOST_ERROR)
+}
+
+/// `cellhost_status_code` values.
+enum StatusCode {
+    static let ok = cellhost_status_code(CELLHOST_OK)
+}
+
+/// A well-known selector and its encoding, as permanent C strings.
+struct Selector {
+    let name: UnsafePointer<CChar>
+    let types: UnsafePointer<CChar>
+
+    init(_ name: String, _ types: String) {
+        self.name = PermanentCString.make(name)
+        self.types = PermanentCString.make(types)
+    }
+}
+
+/// The well-known selectors CellKit implements (selectors.h).
+enum Selectors {
+    static let render = Selector(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER)
+    static let canRender = Selector(CELLHOST_SEL_CAN_RENDER, CELLHOST_TYPES_CAN_RENDER)
+    static let plainText = Selector(CELLHOST_SEL_PLAIN_TEXT, CELLHOST_TYPES_PLAIN_TEXT)
+    static let willBegin = Selector(CELLHOST_SEL_WILL_BEGIN, CELLHOST_TYPES_CONVERSATION)
+    static let didEnd = Selector(CELLHOST_SEL_DID_END, CELLHOST_TYPES_CONVERSATION)
+}
+
+/// `[super …]`: the host's `send_super`.
+enum SuperSend {
+    /// Calls `selector` on `object`, starting the look-up above `className`,
+    /// with `arguments` (one pointer per argument after self and _cmd) and
+    /// the return value written to `result` (`nil` for none). Returns the
+    /// host's status; `CELLHOST_E_INVALID_ARGUMENT` without a usable table.
+    static func send(_ host: Host, className: UnsafePointer<CChar>, object: OpaquePointer?,
+                     selector: Selector, result: UnsafeMutableRawPointer?,
+                     arguments: UnsafePointer<UnsafeMutableRawPointer?>?) -> cellhost_status_code {
+        guard host.extensions.tableIsUsable, let sendSuper = host.table.pointee.send_super else {
+            return cellhost_status_code(CELLHOST_E_INVALID_ARGUMENT)
+        }
+        return sendSuper(className, object, selector.name, selector.types, result, arguments)
+    }
+
+    /// `send` with the return value in `result` and an array of argument pointers.
+    static func send<T>(_ host: Host, className: UnsafePointer<CChar>, object: OpaquePointer?,
+                        selector: Selector, result: inout T,
+                        arguments: [UnsafeMutableRawPointer?]) -> cellhost_status_code {
+        withUnsafeMutablePointer(to: &result) { resultPointer in
+            arguments.withUnsafeBufferPointer {
+                send(host, className: className, object: object, selector: selector,
+                     result: UnsafeMutableRawPointer(resultPointer), arguments: $0.baseAddress)
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 /// The host maps each style to colours and attributes for the terminal and
 /// drops them for plain output, so a cell says *what* a span is (a link, a
 /// title, secondary information), never which colour it has. The raw values
-/// are exactly the bits of the C contract's `cellhost_style` (builder.h).
+/// are exactly the bits of the C contract's `cellhost_style_bits` (builder.h).
 public struct Style: OptionSet, Hashable, Sendable {
     /// The C `cellhost_style_bits` value.
     public let rawValue: UInt32

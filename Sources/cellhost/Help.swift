@@ -9,6 +9,8 @@ enum Help {
       cellhost render [FILE… | -] [options]   render messages (JSON Lines or a JSON array)
       cellhost list-plugins [--json] [--verbose]
                                               list plugins, their classes and the registry
+      cellhost new-plugin NAME [--lang c|swift] [--type TYPE]
+                                              write a ready-to-build plugin directory
       cellhost --version
 
     Run 'cellhost COMMAND --help' for a command's options. Documentation: docs/cli.md.
@@ -52,6 +54,24 @@ enum Help {
 
     """
 
+    static let newPlugin = """
+    USAGE: cellhost new-plugin NAME [--lang c|swift] [--type TYPE] [--output DIR] [--sdk DIR]
+
+    Writes a plugin directory NAME/ (or DIR) holding a cell class for message class
+    TYPE (default: NAME), a sample conversation and a README with the three commands
+    that build the plugin, check it with 'cellhost check-plugin' and render the sample.
+    A TYPE the host does not know is declared by the plugin under "text".
+
+    OPTIONS:
+      --lang c|swift   C against the contract headers (default), or Swift with CellKit
+      --type TYPE      the message class the cell renders
+      --output DIR     where to write (default: ./NAME); it must not exist
+      --sdk DIR        the CellHost checkout holding the headers and CellKit (default:
+                       found from this executable's location)
+      -h, --help       show this help
+
+    """
+
     static let listPlugins = """
     USAGE: cellhost list-plugins [--json] [--verbose] [--rescan] [--plugin-path DIR]… [--renderer TYPE=CLASS]…
 
@@ -78,6 +98,7 @@ enum Help {
         switch name {
         case "render": return render
         case "list-plugins": return listPlugins
+        case "new-plugin": return newPlugin
         default: return nil
         }
     }

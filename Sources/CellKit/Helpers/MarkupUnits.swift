@@ -195,37 +195,54 @@ struct GraphemeUnits: MarkupUnits {
     /// `text.count`, to `starts`; returns the number of clusters.
     ///
     /// Between two *simple* scalars (see `isSimple`) there is always a
-    /// boundary except inside CR LF, so only breaks next to other scalars
-    /// are asked of the standard library's recognizer, the one `String`
-    /// itself follows. It is started afresh on the simple scalar before such
-    /// a run: a boundary precedes that scalar, and a simple scalar carries
-    /// no state (emoji, regional indicator or Indic sequence) forward.
+    /// boundary except inside CR LF, so only the breaks inside a *run* next
+    /// to other scalars are asked of the standard library, by cutting the
+    /// run's bytes into `Character`s (the rules `String` itself follows,
+    /// through public API only). A run starts at the simple scalar before
+    /// the first other scalar (a boundary precedes that scalar, and a simple
+    /// scalar carries no state, such as an emoji, regional indicator or
+    /// Indic sequence, forward), and ends before a simple scalar that follows
+    /// a simple scalar. Grapheme rules look only backwards from a break, so
+    /// the breaks inside the run are those of the whole text.
     static func cut(_ text: UnsafeBufferPointer<UInt8>, into starts: UnsafeMutableBufferPointer<Int>) -> Int {
         var count = 0
-        var recognizer = Unicode._CharacterRecognizer()
-        var recognizerIsCurrent = false   // fed every scalar so far
-        var previous: Unicode.Scalar?
+        var previous: (scalar: Unicode.Scalar, start: Int)?
         var i = 0
         while i < text.count {
             let (scalar, length) = UTF8Scalar.decode(text, at: i)
-            let isBoundary: Bool
-            if let previous, isSimple(previous), isSimple(scalar) {
-                isBoundary = !(previous == "\r" && scalar == "\n")
-                recognizerIsCurrent = false
-            } else {
-                if !recognizerIsCurrent {
-                    recognizer = Unicode._CharacterRecognizer()
-                    if let previous { _ = recognizer.hasBreak(before: previous) }
-                    recognizerIsCurrent = true
+            if let before = previous, isSimple(before.scalar), isSimple(scalar) {
+                if !(before.scalar == "\r" && scalar == "\n") {
+                    starts[count] = i
+                    count += 1
                 }
-                isBoundary = recognizer.hasBreak(before: scalar) || previous == nil
+                previous = (scalar, i)
+                i += length
+                continue
             }
-            if isBoundary {
-                starts[count] = i
-                count += 1
+            // A run: from the previous scalar (already counted, or not, by
+            // the rule above) to just before a simple scalar after a simple one.
+            let runStart = previous?.start ?? i
+            var last = (scalar: scalar, start: i)
+            var end = i + length
+            while end < text.count {
+                let (next, nextLength) = UTF8Scalar.decode(text, at: end)
+                if isSimple(last.scalar), isSimple(next) { break }
+                last = (next, end)
+                end += nextLength
             }
-            previous = scalar
-            i += length
+            var offset = runStart
+            let run = String(decoding: UnsafeBufferPointer(rebasing: text[runStart..<end]), as: UTF8.self)
+            for character in run {
+                // The run's first cluster starts at `runStart`, which is the
+                // text's start or was decided by the simple-pair rule.
+                if offset != runStart || previous == nil {
+                    starts[count] = offset
+                    count += 1
+                }
+                offset += character.utf8.count
+            }
+            previous = last
+            i = end
         }
         starts[count] = text.count
         return count

@@ -1,0 +1,109 @@
+import CellHostABI
+import CellHostCore
+import Glibc
+
+/// `cellhost new-plugin NAME --lang c|swift [--type TYPE] [--output DIR] [--sdk DIR]`:
+/// writes a plugin directory that builds, passes `check-plugin` and renders
+/// its sample as generated, with a README giving the three commands.
+struct NewPluginCommand {
+    var name = ""
+    var language = PluginTemplate.Language.c
+    var messageType: String?
+    var output: String?
+    var sdk: String?
+
+    static func parse(_ arguments: [String]) throws -> NewPluginCommand? {
+        var command = NewPluginCommand()
+        var index = 0
+        func value(_ flag: String) throws -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost new-plugin --help)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inline = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            switch argument {
+            case "-h", "--help": return nil
+            case "--lang":
+                let given = try inline ?? value(argument)
+                guard let language = PluginTemplate.Language(rawValue: given) else {
+                    throw UsageError(message: "--lang must be c or swift, not '\(given)'")
+                }
+                command.language = language
+            case "--type": command.messageType = try inline ?? value(argument)
+            case "--output": command.output = try inline ?? value(argument)
+            case "--sdk": command.sdk = try inline ?? value(argument)
+            default:
+                guard !argument.hasPrefix("-"), command.name.isEmpty else {
+                    throw UsageError(message: "new-plugin: unexpected argument '\(argument)' (see cellhost new-plugin --help)")
+                }
+                command.name = argument
+            }
+            index += 1
+        }
+        guard !command.name.isEmpty else { throw UsageError(message: "new-plugin needs a NAME (see cellhost new-plugin --help)") }
+        return command
+    }
+
+    /// Writes the directory; returns the lines to print.
+    func run() throws -> [String] {
+        let template = try PluginTemplate(name: name, language: language, messageType: messageType,
+                                          executable: PluginSearchPath.executablePath() ?? "cellhost",
+                                          sdk: try sdkDirectory())
+        let directory = output ?? name
+        var info = stat()
+        guard stat(directory, &info) != 0 else {
+            throw UsageError(message: "\(directory): already exists; choose another NAME or --output DIR")
+        }
+        for (path, contents) in template.files {
+            let full = directory + "/" + path
+            try makeDirectories(String(full[..<(full.lastIndex(of: "/") ?? full.endIndex)]))
+            try write(contents, to: full)
+        }
+        return ["created \(directory)/ (\(template.files.map(\.path).sorted().joined(separator: ", ")))",
+                "next: see \(directory)/README.md"]
+    }
+
+    /// The CellHost source tree that holds the headers and CellKit: `--sdk`,
+    /// else found from this executable (a build in `.build/` of a checkout).
+    private func sdkDirectory() throws -> String {
+        if let sdk { return sdk }
+        var directory = PluginSearchPath.executableDirectory() ?? "."
+        for _ in 0..<5 {
+            if access(directory + "/Sources/CellHostABI/include/cellhost/cellhost.h", R_OK) == 0 { return directory }
+            guard let slash = directory.lastIndex(of: "/"), slash != directory.startIndex else { break }
+            directory = String(directory[..<slash])
+        }
+        throw UsageError(message: "new-plugin: cannot find the CellHost sources (headers and CellKit) near this "
+            + "executable; pass --sdk DIR (a CellHost checkout)")
+    }
+
+    private func makeDirectories(_ path: String) throws {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw UsageError(message: "\(built): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private func write(_ contents: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw UsageError(message: "\(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let bytes = Array(contents.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw UsageError(message: "\(path): \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+}
