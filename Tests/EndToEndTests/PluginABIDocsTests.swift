@@ -3,7 +3,9 @@ import XCTest
 
 /// docs/plugin-abi.md cannot drift from the host: every diagnostic it quotes
 /// is printed, word for word, by the real `cellhost` for the plugin the line
-/// names, and its complete minimal plugin compiles and renders.
+/// names; its complete minimal plugin compiles and renders as it says; the
+/// `list-plugins` line it quotes for a plugin that registers at init is the
+/// host's.
 ///
 /// The document quotes diagnostics only inside fenced blocks whose info
 /// string is `diagnostics`, one line each, exactly as stderr shows them,
@@ -74,7 +76,9 @@ final class PluginABIDocsTests: EndToEndTestCase {
 
     private static var scenarios: [Scenario] {
         [
-            Scenario(markers: loadTimePlugins.filter { $0.name != "duplicate_id_a" }.map { "DIR/\($0.name).so:" }) { test, directory in
+            Scenario(markers: loadTimePlugins.filter { $0.name != "duplicate_id_a" }.map { "DIR/\($0.name).so:" }
+                     + ["DIR/junk.so:"]) { test, directory in
+                try test.writeFile("junk.so", Data("not a library\n".utf8), in: directory)
                 for plugin in loadTimePlugins {
                     if let fixture = plugin.fixture {
                         try test.compileFixture(fixture, as: plugin.name, extraFlags: plugin.flags, into: directory)
@@ -168,6 +172,15 @@ final class PluginABIDocsTests: EndToEndTestCase {
                                stdin: Data(#"{"type":"hello","sender":{"name":"Ann"}}"#.utf8 + [0x0A]))
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         XCTAssertTrue(rendered.stdout.contains("Hello, Ann"), rendered.stdout)
+    }
+
+    func test_aPluginThatRegistersAtInit_isListedAsTheDocumentSays() throws {
+        let phrase = "registers classes at run time (its init runs to describe it)"
+        XCTAssertTrue(try document().contains("`\(phrase)`"), "docs/plugin-abi.md quotes the list-plugins line")
+        try compileFixture("registers_at_init.c")
+        let listing = try run(["list-plugins"], env: defaultEnvironment)
+        XCTAssertTrue(listing.stdout.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == phrase },
+                      listing.stdout)
     }
 
     // MARK: - Sources kept here
