@@ -18,12 +18,13 @@ struct CommandLineTool {
             switch command {
             case "render": return try render(rest)
             case "list-plugins": return try listPlugins(rest)
+            case "check-plugin": return try checkPlugin(rest)
             case "--help", "-h", "help":
                 if let topic = rest.first, let text = Help.topic(topic) { printOut(text) } else { printOut(Help.main) }
                 return 0
             case "--version": printOut("cellhost \(Help.version) (plugin ABI 1.0)\n"); return 0
             default:
-                throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins; see cellhost --help)")
+                throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins, check-plugin; see cellhost --help)")
             }
         } catch let error as UsageError {
             printError(error.message)

@@ -13,11 +13,15 @@ final class PluginLibrary {
     /// the descriptor's, then those registered from `init`.
     let classes: [ClassDescription]
     let context: PluginHostContext
+    /// The descriptor the entry returned (plugin-owned, valid until `deinit`).
+    let descriptor: UnsafePointer<cellhost_plugin_descriptor>
 
-    private init(file: String, classes: [ClassDescription], context: PluginHostContext) {
+    private init(file: String, classes: [ClassDescription], context: PluginHostContext,
+                 descriptor: UnsafePointer<cellhost_plugin_descriptor>) {
         self.file = file
         self.classes = classes
         self.context = context
+        self.descriptor = descriptor
     }
 
     /// Opens `file`, filling `record` with what was learnt (metadata, classes,
@@ -94,7 +98,7 @@ final class PluginLibrary {
         }
         record.classes = classes
         record.messageClasses = messageClasses
-        return PluginLibrary(file: file, classes: classes, context: context)
+        return PluginLibrary(file: file, classes: classes, context: context, descriptor: descriptor)
     }
 
     static func dlerrorMessage(_ file: String) -> String {
