@@ -62,6 +62,11 @@ private final class Performer {
     let canvas = CellCanvas()
     /// The library opened by `initialize`, for `deinitialize`.
     var library: PluginLibrary?
+    /// Renders over the time limit, by class.
+    var slow: [String: Int] = [:]
+    /// After this many renders over the limit, a class's other renders are
+    /// skipped: a slow plugin costs seconds, not minutes, to check.
+    static let slowRendersBeforeSkipping = 3
 
     init(setup: CheckSetup) {
         self.setup = setup
@@ -102,17 +107,26 @@ private final class Performer {
         runtime.endConversation()
         switch operation.kind {
         case .render, .renderAgain:
+            if slow[cls.name, default: 0] >= Performer.slowRendersBeforeSkipping {
+                return CheckObservation(result: "skipped", detail: "too slow")
+            }
             var observation = render(cls, operation)
-            // A call over the limit is tried twice more and the fastest
-            // counts, so that a busy machine does not fail a plugin.
+            // A call over the limit (but not far over it) is tried twice
+            // more and the fastest counts, so that a busy machine does not
+            // fail a plugin.
             var tries = 1
-            while operation.kind == .render && observation.seconds > setup.limit && tries < 3 {
+            while operation.kind == .render && observation.seconds > setup.limit
+                    && observation.seconds < 3 * setup.limit && tries < 3 {
                 let again = render(cls, operation)
                 if again.seconds < observation.seconds { observation.seconds = again.seconds }
                 tries += 1
             }
+            if observation.seconds > setup.limit { slow[cls.name, default: 0] += 1 }
             return observation
         case .canRender:
+            if slow[cls.name, default: 0] >= Performer.slowRendersBeforeSkipping {
+                return CheckObservation(result: "skipped", detail: "too slow")
+            }
             return canRender(cls, operation)
         case .plainText:
             return plainText(cls)

@@ -31,6 +31,12 @@ struct Evaluation {
         }
     }
 
+    /// Renders over the limit after which a class's other renders are skipped (CheckChild).
+    static let slowRenders = 3
+
+    /// `1 line`, `2 lines`.
+    static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+
     static func milliseconds(_ seconds: Double) -> String {
         let value = seconds * 1000
         if value >= 100 { return "\(Int(value.rounded())) ms" }
@@ -88,11 +94,13 @@ struct Evaluation {
                 return (.fail, "\(operations[index].className) could not be opened: \(observation.detail ?? "")")
             }
         }
-        let observed = indices([.render]).compactMap { outcome.observations[$0] }
+        let observed = indices([.render]).compactMap { outcome.observations[$0] }.filter { $0.result != "skipped" }
         let count = { (result: String) in observed.filter { $0.result == result }.count }
         let sampleCount = Set(indices([.render]).map { operations[$0].sample }).count
+        let skipped = indices([.render]).count - observed.count
         return (.pass, "\(observed.count) renders (\(sampleCount) samples at widths \(list(widths))): "
-                + "\(count("rendered")) rendered, \(count("declined")) declined, \(count("error")) errors")
+                + "\(count("rendered")) rendered, \(count("declined")) declined, \(count("error")) errors"
+                + (skipped > 0 ? "; \(skipped) skipped (the class was too slow, see time-per-call)" : ""))
     }
 
     /// canRenderMessage:context: gives the same answer before and after a
@@ -144,7 +152,7 @@ struct Evaluation {
         var compared = 0
         for index in indices([.renderAgain]) where index > 0 {
             guard let second = outcome.observations[index], let first = outcome.observations[index - 1],
-                  operations[index - 1].kind == .render else { continue }
+                  operations[index - 1].kind == .render, first.result != "skipped", second.result != "skipped" else { continue }
             compared += 1
             if first.result != second.result {
                 return (.fail, "\(place(operations[index])) was \(first.result), then \(second.result) the second time")
@@ -166,14 +174,16 @@ struct Evaluation {
         }
         var slowest: (Int, Double)?
         var over: [(Int, Double)] = []
+        let skipped = indices(kinds).filter { outcome.observations[$0]?.result == "skipped" }.count
         for index in indices(kinds) {
-            guard let observation = outcome.observations[index] else { continue }
+            guard let observation = outcome.observations[index], observation.result != "skipped" else { continue }
             if slowest == nil || observation.seconds > slowest!.1 { slowest = (index, observation.seconds) }
             if operations[index].kind == .render && observation.seconds > limit { over.append((index, observation.seconds)) }
         }
         if let (index, seconds) = over.max(by: { $0.1 < $1.1 }) {
             return (.fail, "\(place(operations[index])) took \(Self.milliseconds(seconds)) (limit \(Self.milliseconds(limit)))"
-                    + (over.count > 1 ? "; \(over.count - 1) more renders over the limit" : ""))
+                    + (over.count > 1 ? "; \(Self.count(over.count - 1, "more render")) over the limit" : "")
+                    + (skipped > 0 ? "; \(skipped) renders skipped after \(Self.slowRenders) over the limit" : ""))
         }
         guard let (index, seconds) = slowest else { return (.skip, "nothing was rendered") }
         return (.pass, "slowest \(Self.milliseconds(seconds)): \(place(operations[index])); limit \(Self.milliseconds(limit))")
@@ -192,7 +202,7 @@ struct Evaluation {
             if largest == nil || observation.lines > largest!.1.lines { largest = (index, observation) }
         }
         guard let (index, observation) = largest else { return (.skip, "nothing was rendered") }
-        return (.pass, "largest: \(observation.lines) lines, \(observation.bytes) bytes (\(place(operations[index]))); "
+        return (.pass, "largest: \(Self.count(observation.lines, "line")), \(Self.count(observation.bytes, "byte")) (\(place(operations[index]))); "
                 + "limits \(limits.rows) lines, \(limits.bytes) bytes")
     }
 
@@ -209,7 +219,7 @@ struct Evaluation {
             let mine = indices([.render]).filter {
                 operations[$0].className == className && operations[$0].messageClass == messageClass
             }
-            let observed = mine.compactMap { outcome.observations[$0] }
+            let observed = mine.compactMap { outcome.observations[$0] }.filter { $0.result != "skipped" }
             let rendered = observed.filter { $0.result == "rendered" }.count
             if rendered == 0 {
                 let declined = observed.filter { $0.result == "declined" }.count

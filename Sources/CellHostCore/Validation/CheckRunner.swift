@@ -102,7 +102,19 @@ struct CheckRunner {
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
+        // A crashing child should not wait for Swift's backtracer.
+        var environment: [UnsafeMutablePointer<CChar>?] = []
+        var pointer = environ
+        var hasBacktraceSetting = false
+        while let entry = pointer.pointee {
+            if strncmp(entry, "SWIFT_BACKTRACE=", 16) == 0 { hasBacktraceSetting = true }
+            environment.append(strdup(entry))
+            pointer += 1
+        }
+        if !hasBacktraceSetting { environment.append(strdup("SWIFT_BACKTRACE=enable=no")) }
+        environment.append(nil)
+        defer { for pointer in environment { free(pointer) } }
+        let status = posix_spawn(&pid, executable, &actions, nil, &argv, &environment)
         close(writeEnd)
         guard status == 0 else {
             return (first, .crashed("could not start a check process (\(executable)): \(String(cString: strerror(status)))"))

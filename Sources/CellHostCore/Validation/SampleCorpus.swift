@@ -44,6 +44,8 @@ public enum SampleCorpus {
         case number(String)
         case object([(String, Value)])
         case array([Value])
+        /// An array of `count` copies of one value (serialized once).
+        case repeated(Value, Int)
 
         var json: String {
             switch self {
@@ -52,6 +54,8 @@ public enum SampleCorpus {
             case .object(let members):
                 return "{" + members.map { JSONText.quoted($0.0) + ":" + $0.1.json }.joined(separator: ",") + "}"
             case .array(let elements): return "[" + elements.map(\.json).joined(separator: ",") + "]"
+            case let .repeated(element, count):
+                return "[" + Array(repeating: element.json, count: count).joined(separator: ",") + "]"
             }
         }
     }
@@ -120,7 +124,7 @@ public enum SampleCorpus {
             case "long-word": return .string(String(repeating: "a", count: longWordLength) + "👩‍💻")
             default: return value
             }
-        case .raw: return value
+        case .raw, .repeated: return value
         case .number:
             switch sample {
             case "huge-number": return .number("1e308")
@@ -141,7 +145,7 @@ public enum SampleCorpus {
             case "object-for-array": return .object([("0", elements.first.map { map($0, sample) } ?? .number("1"))])
             case "huge-array":
                 let element = elements.first ?? .number("0")
-                return .array(Array(repeating: element, count: hugeArrayCount))
+                return .repeated(element, hugeArrayCount)
             default: return .array(elements.map { map($0, sample) })
             }
         }
