@@ -119,7 +119,7 @@ public struct PluginChecker {
         let counted = { (count: Int, noun: String) in "\(count) \(noun)\(count == 1 ? "" : (noun.hasSuffix("s") ? "es" : "s"))" }
         add(PluginCheck.descriptor, .pass, "\(record.id ?? "?") \(record.version ?? "?"), \(abi), "
             + counted(record.classes.count + record.rejectedClasses.count, "class") + ", "
-            + counted(record.messageClasses.count, "message class"))
+            + "declares " + counted(record.messageClasses.count, "message class"))
 
         // classes-link
         if !record.rejectedClasses.isEmpty {
@@ -146,7 +146,8 @@ public struct PluginChecker {
         // The render checks, planned here and performed in children.
         let classes = record.classes.filter { !$0.messageClasses.isEmpty }
         guard !classes.isEmpty else {
-            skipRest(record.classes.isEmpty ? "the plugin has no class" : "no class registers for a message class")
+            skipRest(!record.classes.isEmpty ? "no class registers for a message class"
+                     : record.rejectedClasses.isEmpty ? "the plugin has no class" : "no class linked (see classes-link)")
             return report
         }
         var samples: [SampleCorpus.Sample] = []
