@@ -38,7 +38,8 @@ struct Evaluation {
     static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 
     static func milliseconds(_ seconds: Double) -> String {
-        let value = seconds * 1000
+        // The value comes from a child the plugin ran in: keep it finite.
+        let value = seconds.isFinite ? min(max(seconds * 1000, 0), 1e12) : 1e12
         if value >= 100 { return "\(Int(value.rounded())) ms" }
         return "\((value * 10).rounded() / 10) ms"
     }

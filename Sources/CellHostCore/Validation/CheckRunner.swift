@@ -32,6 +32,9 @@ struct CheckRunner {
         var skipped: Set<Int> = []
     }
 
+    /// The longest report line accepted from a child.
+    static let maximumLine = 1 << 24
+
     /// The most children started for one plan; operations left after that are skipped.
     static let maximumChildren = 64
 
@@ -123,6 +126,7 @@ struct CheckRunner {
         var reported = first
         var deadline = PluginScanner.now() + startAllowance + hangLimit
         var timedOut = false
+        var malformed = false
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         reading: while true {
@@ -165,12 +169,19 @@ struct CheckRunner {
                 }
             }
             pending.removeFirst(consumed)
+            // Reports are short lines; the plugin shares the child and could write on the pipe.
+            if pending.count > Self.maximumLine {
+                kill(pid, SIGKILL)
+                malformed = true
+                break
+            }
         }
         var exitStatus: Int32 = 0
         while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
         if reported == setup.operations.count { return (nil, nil) }
         let stopped = current ?? reported
         if timedOut { return (stopped, .hung(hangLimit)) }
+        if malformed { return (stopped, .crashed("sent a malformed report")) }
         return (stopped, .crashed(PluginScanner.describe(exitStatus)))
     }
 }
