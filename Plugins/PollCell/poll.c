@@ -389,6 +389,27 @@ static const cellhost_class poll_classes[] = {
     },
 };
 
+/*
+ * Sample messages for `cellhost check-plugin` (samples.h): the payloads this
+ * cell reads, so the validator exercises them besides its own corpus.
+ */
+static const char *const poll_sample_messages[] = {
+    "{\"type\":\"poll\",\"text\":\"Lunch?\",\"poll\":{\"question\":\"Lunch?\","
+    "\"options\":[{\"text\":\"Noodles\",\"votes\":3},{\"text\":\"Tacos\",\"votes\":1},{\"text\":\"Salad\"}]}}",
+    "{\"type\":\"poll\",\"text\":\"Empty\",\"poll\":{\"question\":\"Nobody voted\",\"options\":[{\"text\":\"A\",\"votes\":0}]}}",
+};
+
+static const cellhost_samples poll_samples = {
+    .struct_size = sizeof(cellhost_samples),
+    .count = (uint32_t)(sizeof poll_sample_messages / sizeof poll_sample_messages[0]),
+    .messages = poll_sample_messages,
+};
+
+static const void *poll_get_extension(const char *id)
+{
+    return strcmp(id, CELLHOST_EXT_SAMPLES) == 0 ? &poll_samples : NULL;
+}
+
 static const cellhost_plugin_descriptor poll_descriptor = {
     .abi                 = CELLHOST_ABI_VERSION_INIT, /* always first */
     .struct_size         = sizeof(cellhost_plugin_descriptor),
@@ -403,6 +424,7 @@ static const cellhost_plugin_descriptor poll_descriptor = {
     .class_count         = (uint32_t)(sizeof poll_classes / sizeof poll_classes[0]),
     .message_classes     = NULL, /* "poll" is declared by the host */
     .message_class_count = 0,
+    .get_extension       = poll_get_extension,
 };
 
 /*

@@ -19,6 +19,7 @@ struct CommandLineTool {
             switch command {
             case "render": return try render(rest)
             case "list-plugins": return try listPlugins(rest)
+            case "check-plugin": return try checkPlugin(rest)
             case "new-plugin":
                 guard let command = try NewPluginCommand.parse(rest) else { printOut(Help.newPlugin); return 0 }
                 for line in try command.run() { printOut(line + "\n") }
@@ -28,7 +29,7 @@ struct CommandLineTool {
                 return 0
             case "--version": printOut("cellhost \(Help.version) (plugin ABI \(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR))\n"); return 0
             default:
-                throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins, new-plugin; see cellhost --help)")
+                throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins, check-plugin, new-plugin; see cellhost --help)")
             }
         } catch let error as UsageError {
             printError(error.message)

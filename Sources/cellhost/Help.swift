@@ -9,6 +9,7 @@ enum Help {
       cellhost render [FILE… | -] [options]   render messages (JSON Lines or a JSON array)
       cellhost list-plugins [--json] [--verbose]
                                               list plugins, their classes and the registry
+      cellhost check-plugin FILE.so [--json]  check one plugin: load, link, render samples
       cellhost new-plugin NAME [--lang c|swift] [--type TYPE]
                                               write a ready-to-build plugin directory
       cellhost --version
@@ -94,10 +95,35 @@ enum Help {
 
     """
 
+    static let checkPlugin = """
+    USAGE: cellhost check-plugin FILE.so [--json] [--plugin-path DIR]… [--timeout MS] [--width N]…
+
+    Checks one plugin file the way 'cellhost render' would use it, in child
+    processes (a crash or hang fails one check, the others still run), and prints
+    one line per check: PASS, FAIL or SKIP, its name, and what passed or why not;
+    then a summary line. The checks: descriptor, classes-link, init-deinit,
+    render-samples, can-render, plain-text, determinism, time-per-call,
+    output-bounds, declines-everything (docs/check-plugin.md).
+
+    OPTIONS:
+      --json                    one JSON object per check and line
+      --plugin-path DIR         look for other plugins (superclasses) in DIR first (repeatable)
+      --timeout MS              the time one render call may take (default 100); a call
+                                still running after 10 times that (at least 2 s) is a hang
+      --width N                 render the samples at content width N (repeatable;
+                                default 1, 20, 40, 80 and 200)
+      --allow-insecure-plugins  load plugin files that others could have written
+      -h, --help                show this help
+
+    EXIT STATUS: 0 no check failed, 1 a check failed, 2 usage error.
+
+    """
+
     static func topic(_ name: String) -> String? {
         switch name {
         case "render": return render
         case "list-plugins": return listPlugins
+        case "check-plugin": return checkPlugin
         case "new-plugin": return newPlugin
         default: return nil
         }

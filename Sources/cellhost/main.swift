@@ -12,6 +12,10 @@ if arguments.first == PluginScanner.childCommand {
 if arguments.first == RenderWorker.childCommand {
     exit(RenderWorker.run())
 }
+// A check-plugin child: runs the plugin under test (PluginChecker).
+if arguments.first == CheckChild.childCommand {
+    exit(CheckChild.run())
+}
 // Before any plugin is loaded, stdout moves to a private descriptor and fd 1
 // becomes /dev/null (StandardOutput).
 let output = StandardOutput.isolate()

@@ -42,6 +42,9 @@ final class PluginLibrary {
         deinitialize?(UnsafePointer(context.table))
     }
 
+    /// The plugin has a `deinit`.
+    var hasDeinit: Bool { deinitialize != nil }
+
     /// The plugin extension named `id`, or nil.
     func pluginExtension(_ id: String) -> UnsafeRawPointer? {
         guard let extensions else { return nil }

@@ -1,0 +1,77 @@
+import CellHostCore
+import Glibc
+
+/// `cellhost check-plugin FILE.so`: validates one plugin (docs/check-plugin.md).
+/// The checks live in CellHostCore (`PluginChecker`); this parses the
+/// options and prints the report.
+extension CommandLineTool {
+    func checkPlugin(_ arguments: [String]) throws -> Int32 {
+        var files: [String] = []
+        var json = false
+        var allowInsecure = false
+        var pluginPaths: [String] = []
+        var widths: [Int] = []
+        var timeout: Int?
+        var index = 0
+        var onlyFiles = false
+        func value(_ flag: String, _ inline: String?) throws -> String {
+            if let inline { return inline }
+            index += 1
+            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost check-plugin --help)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
+                files.append(argument)
+                index += 1
+                continue
+            }
+            if argument == "--" { onlyFiles = true; index += 1; continue }
+            var flag = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            switch flag {
+            case "--help", "-h": printOut(Help.checkPlugin); return 0
+            case "--json": json = true
+            case "--allow-insecure-plugins": allowInsecure = true
+            case "--plugin-path": pluginPaths.append(try value(flag, inline))
+            case "--width":
+                let text = try value(flag, inline)
+                guard let width = Int(text), width >= 1, width <= 1000 else {
+                    throw UsageError(message: "--width must be a whole number from 1 to 1000, not '\(text)'")
+                }
+                widths.append(width)
+            case "--timeout":
+                let text = try value(flag, inline)
+                guard let milliseconds = Int(text), milliseconds >= 1, milliseconds <= 3_600_000 else {
+                    throw UsageError(message: "--timeout must be a number of milliseconds from 1 to 3600000, not '\(text)'")
+                }
+                timeout = milliseconds
+            default:
+                throw UsageError(message: "unknown option '\(flag)' for 'check-plugin' (see cellhost check-plugin --help)")
+            }
+            index += 1
+        }
+        guard let file = files.first else { throw UsageError(message: "check-plugin needs a plugin file (see cellhost check-plugin --help)") }
+        guard files.count == 1 else { throw UsageError(message: "check-plugin checks one plugin file, not \(files.count)") }
+        var info = stat()
+        guard stat(file, &info) == 0 else { throw UsageError(message: "\(file): \(String(cString: strerror(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw UsageError(message: "\(file): not a regular file") }
+        guard let executable = PluginSearchPath.executablePath() else {
+            throw UsageError(message: "cannot find the cellhost executable to run the checks in")
+        }
+        var settings = PluginChecker.Settings(file: file, executable: executable)
+        settings.pluginPaths = pluginPaths
+        settings.environment = environment
+        settings.allowInsecure = allowInsecure
+        if !widths.isEmpty { settings.widths = widths }
+        if let timeout { settings.limit = Double(timeout) / 1000 }
+        let report = PluginChecker(settings: settings).run(warning: { printError($0) })
+        printOut(json ? report.jsonLines() : report.text())
+        return report.failed ? 1 : 0
+    }
+}
