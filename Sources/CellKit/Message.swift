@@ -195,30 +195,26 @@ public struct Message {
         return Self.lookup(answer) { out }.checkedCount
     }
 
-    /// Every element of the array of numbers at `path`, read in one host
-    /// call (two for arrays of more than 64 elements) rather than one call
-    /// per element: a voice message's waveform. `.wrongType` when the value
-    /// is not an array or any element is not a number; an empty array is
-    /// `.found([])`.
+    /// Every element of the array of numbers at `path`, read with the host's
+    /// bulk look-up rather than one call per element: a voice message's
+    /// waveform. Two host calls: the array's length (cheap: no number is
+    /// converted), then every element at once into the returned array.
+    /// `.wrongType` when the value is not an array or any element is not a
+    /// number; an empty array is `.found([])`.
     public func lookupNumbers(_ path: String) -> Lookup<[Double]> {
-        guard let numbers = api?.pointee.numbers else { return .missing }
+        guard let api, let numbers = api.pointee.numbers else { return .missing }
         return path.withCString { cPath in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: 64) { buffer -> Lookup<[Double]> in
-                var count = 0
-                let answer = numbers(handle, cPath, buffer.baseAddress, buffer.count, &count)
-                guard answer == LookupCode.found else { return Self.lookup(answer) { [] } }
-                // size_t comes in as Int: a length beyond Int.max reads negative.
-                guard count >= 0 else { return .wrongType }
-                if count <= buffer.count { return .found(Array(buffer[..<count])) }
-                var complete = false
-                let all = [Double](unsafeUninitializedCapacity: count) { out, initialized in
-                    var again = 0
-                    let second = numbers(handle, cPath, out.baseAddress, out.count, &again)
-                    complete = second == LookupCode.found && again == count
-                    initialized = complete ? count : 0
-                }
-                return complete ? .found(all) : .wrongType
+            var length = 0
+            let counted = api.pointee.count(handle, cPath, &length)
+            // size_t comes in as Int: a length beyond Int.max reads negative.
+            guard counted == LookupCode.found, length >= 0 else { return Self.lookup(counted) { [] }.wrongIfFound }
+            var answer: cellhost_lookup = LookupCode.wrongType
+            let all = [Double](unsafeUninitializedCapacity: length) { out, initialized in
+                var written = 0
+                answer = numbers(handle, cPath, out.baseAddress, out.count, &written)
+                initialized = answer == LookupCode.found ? min(max(written, 0), out.count) : 0
             }
+            return Self.lookup(answer) { all }
         }
     }
 
@@ -342,6 +338,15 @@ public struct Message {
 enum LookupCode {
     static let found = cellhost_lookup(CELLHOST_FOUND)
     static let wrongType = cellhost_lookup(CELLHOST_WRONG_TYPE)
+}
+
+extension Lookup {
+    /// A found value that is not what was asked for (say, a count that does
+    /// not fit) as `.wrongType`.
+    var wrongIfFound: Lookup {
+        if case .found = self { return .wrongType }
+        return self
+    }
 }
 
 extension Lookup where Value == Int {

@@ -404,18 +404,13 @@ final class MessageAccessTests: XCTestCase {
                                         "voice.waveform.\(Int.max)"])
     }
 
-    func test_numbersReadsTheWholeArrayInOneCall() {
-        FakeHost.reset(arrays: ["voice.waveform": [1, 2.5, 3]])
-        XCTAssertEqual(FakeHost.message.numbers("voice.waveform"), [1, 2.5, 3])
-        XCTAssertEqual(FakeHost.paths, ["voice.waveform"])
-    }
-
-    func test_numbersReadsALongArrayInTwoCalls() {
+    func test_numbersReadsTheWholeArrayInOneBulkCall() {
         let long = (0..<1000).map { Double($0) }
-        FakeHost.reset(arrays: ["w": long])
+        FakeHost.reset(arrays: ["voice.waveform": [1, 2.5, 3], "w": long])
+        XCTAssertEqual(FakeHost.message.numbers("voice.waveform"), [1, 2.5, 3])
         XCTAssertEqual(FakeHost.message.numbers("w"), long)
-        XCTAssertEqual(FakeHost.paths, ["w", "w"])
-        XCTAssertEqual(FakeHost.bulkCapacities, [64, 1000])
+        XCTAssertEqual(FakeHost.paths, ["voice.waveform", "voice.waveform", "w", "w"], "the length, then the elements")
+        XCTAssertEqual(FakeHost.bulkCapacities, [3, 1000], "one bulk call per array, sized to it")
     }
 
     func test_numbersTellsMissingFromWrongType() {

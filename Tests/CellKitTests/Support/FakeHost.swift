@@ -97,6 +97,7 @@ enum FakeHost {
             guard let path, let out else { return Int32(CELLHOST_MISSING) }
             let key = String(cString: path)
             FakeHost.paths.append(key)
+            if FakeHost.strings[key] != nil || FakeHost.numbers[key] != nil { return Int32(CELLHOST_WRONG_TYPE) }
             guard let array = FakeHost.arrays[key] else { return Int32(CELLHOST_MISSING) }
             out.pointee = array.count
             return Int32(CELLHOST_FOUND)
