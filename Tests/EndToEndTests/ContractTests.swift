@@ -93,7 +93,7 @@ final class ContractTests: EndToEndTestCase {
 
     func test_registrationWithoutTheRegistersAtInitFlag_isRejected() throws {
         try compileFixture("contract_probe.c", extraFlags: ["-DNO_FLAG"])
-        let (_, stderr) = try renderPlain([#"{"type":"text","text":"hi"}"#], extraArgs: ["--isolation", "none"])
+        let (_, stderr) = try renderPlain([#"{"type":"probe"}"#], extraArgs: ["--isolation", "none"])
         XCTAssertTrue(stderr.contains("test.contract: init: 4 5 5 5 5"), stderr)
         XCTAssertTrue(stderr.contains("ContractProbeCell refused: the descriptor does not set CELLHOST_PLUGIN_REGISTERS_AT_INIT"),
                       stderr)
@@ -104,6 +104,20 @@ final class ContractTests: EndToEndTestCase {
         let (stdout, _) = try renderPlain([#"{"type":"probe"}"#], extraArgs: ["--isolation", "none"])
         // register_class too late, unknown selector, wrong encoding, send_super off the chain, NULL receiver.
         XCTAssertTrue(stdout.contains("render: 6 1 2 3 4"), stdout)
+    }
+
+    // MARK: Well-known selectors
+
+    func test_aSummaryThatDeclines_isTheSuperclasssSummary() throws {
+        try compileFixture("sub_poll_declining_summary.c")
+        let poll = #"{"id":"p1","type":"poll","text":"the poll's text","sender":{"id":"a","name":"Ann"},"#
+            + #""poll":{"question":"Lunch?","options":[{"text":"Yes","votes":1}]}}"#
+        let reply = #"{"id":"r1","type":"text","text":"yes!","reply_to":"p1","sender":{"id":"b","name":"Bob"}}"#
+        for isolation in ["none", "each"] {
+            let (stdout, _) = try renderPlain([poll, reply], extraArgs: ["--isolation", isolation])
+            XCTAssertTrue(stdout.contains("Poll: Lunch?"), "isolation \(isolation):\n\(stdout)")
+            XCTAssertFalse(stdout.contains("the poll's text"), "isolation \(isolation):\n\(stdout)")
+        }
     }
 
     // MARK: Context
@@ -171,8 +185,11 @@ final class ContractTests: EndToEndTestCase {
             .filter { $0.pathExtension == "h" }
         XCTAssertGreaterThanOrEqual(headers.count, 10)
         let named = try NSRegularExpression(pattern: #"\benum\s+[A-Za-z_]\w*"#)
+        let comments = try NSRegularExpression(pattern: #"/\*.*?\*/|//[^\n]*"#, options: [.dotMatchesLineSeparators])
         for header in headers {
-            let text = try String(contentsOf: header, encoding: .utf8)
+            let source = try String(contentsOf: header, encoding: .utf8)
+            let text = comments.stringByReplacingMatches(in: source, range: NSRange(source.startIndex..., in: source),
+                                                         withTemplate: " ")
             let range = NSRange(text.startIndex..., in: text)
             XCTAssertNil(named.firstMatch(in: text, range: range), "\(header.lastPathComponent) names an enum type")
             XCTAssertFalse(text.contains("typedef enum"), "\(header.lastPathComponent) has a typedef enum")

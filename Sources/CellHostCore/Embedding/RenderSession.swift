@@ -218,13 +218,8 @@ public final class RenderSession {
                 _ = supervisor.plainText(cls, worker: worker, record: record, width: contentWidth, messageClass: quoted.type,
                                          baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
             }
-        } else if supervisor?.disabledReason(cls) == nil, let method = cls.lookup(.plainText) {
-            let object = runtime.conversation.instance(of: cls, runtime: runtime)
-            let result = runtime.withContext(for: method.owner, width: contentWidth, messageClass: quoted.type, flags: 0) {
-                runtime.dispatcher.plainText(method, receiver: object.handle, message: quoted.handle, context: $0,
-                                             builder: BuilderHandle.handle(previewCanvas))
-            }
-            if result != Int32(CELLHOST_RENDERED) { previewCanvas.reset() }
+        } else if supervisor?.disabledReason(cls) == nil {
+            _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
         }
         if previewCanvas.items.isEmpty { return (quoted.senderName, String((quoted.text ?? "").prefix(120))) }
         var text: [UInt8] = []

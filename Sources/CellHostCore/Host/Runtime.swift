@@ -317,6 +317,30 @@ public final class Runtime {
         }
     }
 
+    // MARK: Plain text
+
+    /// The one-line summary of `message` by `cls` into `canvas`
+    /// (`plainTextForMessage:context:into:`): a class that declines passes
+    /// the question to its superclass's implementation, up to `MessageCell`'s,
+    /// which always answers. False when a class failed (CELLHOST_ERROR);
+    /// `canvas` is then empty.
+    func plainText(of cls: RuntimeClass, _ message: Message, into canvas: CellCanvas, width: Int,
+                   messageClass: String) -> Bool {
+        let object = conversation.instance(of: cls, runtime: self)
+        var method = cls.lookup(.plainText)
+        while let current = method {
+            let result = withContext(for: current.owner, width: width, messageClass: messageClass, flags: 0) {
+                dispatcher.plainText(current, receiver: object.handle, message: message.handle, context: $0,
+                                     builder: BuilderHandle.handle(canvas))
+            }
+            if result == Int32(CELLHOST_RENDERED) { return true }
+            canvas.reset()
+            guard result == Int32(CELLHOST_DECLINED) else { return false }
+            method = current.owner.superclass?.lookup(.plainText)
+        }
+        return false
+    }
+
     // MARK: Libraries in use
 
     /// Libraries opened in this process to be used, in the order they were

@@ -87,18 +87,13 @@ public enum RenderWorker {
             runtime.baseDirectory = BaseDirectory(path: request.baseDirectory)
         }
         if request.plainText {
-            guard let name = request.steps.first?.className, let cls = runtime.classes[name],
-                  let method = cls.lookup(.plainText) else { return }
-            let object = runtime.conversation.instance(of: cls, runtime: runtime)
+            guard let name = request.steps.first?.className, let cls = runtime.classes[name] else { return }
             page?[0] = request.sequence
             page?[1] = 1 << 32
             let messageClass = request.steps.first?.messageClass ?? ""
-            let result = runtime.withContext(for: method.owner, width: Int(request.width), messageClass: messageClass, flags: 0) {
-                runtime.dispatcher.plainText(method, receiver: object.handle, message: message.handle, context: $0,
-                                             builder: BuilderHandle.handle(canvas))
-            }
+            let rendered = runtime.plainText(of: cls, message, into: canvas, width: Int(request.width), messageClass: messageClass)
             page?[1] = 0
-            if result == Int32(CELLHOST_RENDERED) {
+            if rendered {
                 reply.renderedStep = 0
                 reply.bytes = canvas.bytes
                 reply.items = canvas.items

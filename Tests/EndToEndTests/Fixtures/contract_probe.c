@@ -7,7 +7,9 @@
  *          register_message_class(an empty name), and
  *          register_class(ContractProbeCell) — expected "4 5 5 5 0";
  *          built with -DNO_FLAG the descriptor lacks
- *          CELLHOST_PLUGIN_REGISTERS_AT_INIT and the last code is 5.
+ *          CELLHOST_PLUGIN_REGISTERS_AT_INIT (and lists ContractProbeCell
+ *          itself, so that rendering a "probe" message opens the plugin)
+ *          and the last code is 5.
  *   render (message class "probe") appends "render: A B C D E" for
  *          register_class after init, send of an unknown selector, send with
  *          a wrong encoding, send_super naming a class off the chain, and
@@ -101,6 +103,11 @@ static const cellhost_plugin_descriptor descriptor = {
     .struct_size = sizeof(cellhost_plugin_descriptor),
 #ifndef NO_FLAG
     .flags = CELLHOST_PLUGIN_REGISTERS_AT_INIT,
+#else
+    .classes = &probe_class,
+    .class_count = 1,
+    .message_classes = &probe_tree,
+    .message_class_count = 1,
 #endif
     .id = "test.contract",
     .version = "1.0.0",
