@@ -115,8 +115,9 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
 
 /// `plainTextForMessage:context:into:`, registered for
 /// `PlainTextSummarizing` types only. A renderer without a summary for this
-/// message (`plainText(for:context:into:)` returns false) runs the
-/// superclass's method through `send_super`, as `[super …]` would.
+/// message (`plainText(for:context:into:)` returns false) declines, which
+/// selectors.h defines as "use the superclass's summary": the host then
+/// runs the superclass's implementation.
 final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
     let cls: ClassRuntime<R>
 
@@ -140,11 +141,7 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
                                            builder: nil) {
             renderer.plainText(for: Message(handle: message, host: host), context: $0, into: &cell)
         }
-        if summarized { return ResultCode.rendered }
-        var superResult = ResultCode.declined
-        let status = SuperSend.send(host, className: cls.className, object: object, selector: Selectors.plainText,
-                                    result: &superResult, arguments: arguments.afterCommand)
-        return status == StatusCode.ok ? superResult : ResultCode.declined
+        return summarized ? ResultCode.rendered : ResultCode.declined
     }
 }
 

@@ -146,8 +146,8 @@ public protocol RenderPrechecking: MessageCellRenderer {
 /// reply (`plainTextForMessage:context:into:`). Without it the superclass's
 /// summary applies (the host's `MessageCell` uses the message's `text`).
 public protocol PlainTextSummarizing: MessageCellRenderer {
-    /// The summary, or `nil` for the superclass's (CellKit then calls it
-    /// with `send_super`, as `[super plainTextForMessage:…]` would).
+    /// The summary, or `nil` for the superclass's (CellKit then returns
+    /// `CELLHOST_DECLINED`, which tells the host to use the superclass's).
     func plainText(for message: Message, context: RenderContext) -> String?
 
     /// `plainText(for:context:)`, appended straight to `cell`: this is what

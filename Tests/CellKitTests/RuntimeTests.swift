@@ -305,22 +305,12 @@ final class DispatchTests: XCTestCase {
         XCTAssertEqual(FakeHost.appends.map { String(decoding: $0.bytes, as: UTF8.self) }, ["summary of text in /data"])
     }
 
-    func test_plainTextWithoutASummaryReturnsTheSuperclasssSummary() throws {
-        let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
-        FakeHost.reset(strings: [:])
-        FakeHost.superclass = { selector, result in
-            result?.storeBytes(of: ResultCode.rendered, as: Int32.self)
-            return Int32(CELLHOST_OK)
-        }
-        XCTAssertEqual(cls.plainText(first).result, ResultCode.rendered)
-        XCTAssertEqual(FakeHost.superSends.map(\.selector), [CELLHOST_SEL_PLAIN_TEXT])
-        XCTAssertEqual(FakeHost.superSends.map(\.className), ["ObservingCell"])
-    }
-
-    func test_plainTextDeclinesWhenNoSuperclassSummarizes() throws {
+    func test_plainTextWithoutASummaryDeclinesForTheSuperclasssSummary() throws {
         let cls = try XCTUnwrap(ExportedPlugin([ObservingRenderer.self]).cls("ObservingCell"))
         FakeHost.reset(strings: [:])
         XCTAssertEqual(cls.plainText(first).result, ResultCode.declined)
+        XCTAssertEqual(FakeHost.appends, [], "nothing appended")
+        XCTAssertTrue(FakeHost.superSends.isEmpty, "the host, not CellKit, asks the superclass")
     }
 
     func test_statelessRenderersShareOneValueAndAskForNoIvars() throws {
