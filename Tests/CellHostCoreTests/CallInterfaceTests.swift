@@ -169,7 +169,7 @@ final class CallInterfaceTests: XCTestCase {
         let context = try callThroughFFI("{cellhost_context=IIII***}@:I", impMakeContext, arguments, returning: cellhost_context.self)
         XCTAssertEqual(context.width, 77)
         XCTAssertEqual(context.flags, 7)
-        XCTAssertEqual(context.struct_size, 32)
+        XCTAssertEqual(context.struct_size, 40)
     }
 
     func test_call_returnsTwoRegisterStruct() throws {

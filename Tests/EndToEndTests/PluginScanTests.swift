@@ -70,18 +70,24 @@ final class PluginScanTests: EndToEndTestCase {
         XCTAssertEqual(try reason(for: plugin), "wrote 27 bytes to standard error while loading")
     }
 
+    func test_initThatSegfaults_inAPluginThatIsNotDescribedByItsInit_doesNotRunWhileScanning() throws {
+        let plugin = try hostile("init_segv_unflagged", ["-DINIT_SEGV"])
+        let (report, _) = try listPluginsRun()
+        XCTAssertEqual(report.plugin(atPath: plugin.path)?.state, .loaded, "describing a plugin does not run its init")
+    }
+
     func test_initThatSegfaults_isKilledBySIGSEGVWhileLoading() throws {
-        let plugin = try hostile("init_segv", ["-DINIT_SEGV"])
+        let plugin = try hostile("init_segv", ["-DINIT_SEGV", "-DREGISTERS_AT_INIT"])
         XCTAssertEqual(try reason(for: plugin), "killed by SIGSEGV while loading")
     }
 
     func test_initThatHangs_didNotFinishLoadingWithinTwoSeconds() throws {
-        let plugin = try hostile("init_hang", ["-DINIT_HANG"])
+        let plugin = try hostile("init_hang", ["-DINIT_HANG", "-DREGISTERS_AT_INIT"])
         XCTAssertEqual(try reason(for: plugin), "did not finish loading within 2 s")
     }
 
     func test_initThatPrints_failsAndNothingReachesStdout() throws {
-        let plugin = try hostile("init_print", ["-DINIT_PRINT"])
+        let plugin = try hostile("init_print", ["-DINIT_PRINT", "-DREGISTERS_AT_INIT"])
         XCTAssertEqual(try reason(for: plugin), "wrote 14 bytes to standard output while loading")
     }
 
@@ -90,7 +96,7 @@ final class PluginScanTests: EndToEndTestCase {
         try hostile("b_good", [])
         try hostile("c_exit", ["-DCTOR_EXIT=7"])
         try hostile("d_good", [])
-        try hostile("e_init_segv", ["-DINIT_SEGV"])
+        try hostile("e_init_segv", ["-DINIT_SEGV", "-DREGISTERS_AT_INIT"])
         try hostile("f_good", [])
         let result = try run(["list-plugins", "--json"], env: defaultEnvironment, timeout: 30)
         let report = try decode(PluginReport.self, from: result.stdout, what: "list-plugins --json")

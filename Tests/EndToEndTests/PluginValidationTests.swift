@@ -66,11 +66,21 @@ final class PluginValidationTests: EndToEndTestCase {
 
     // MARK: - init
 
-    func test_initThatFails_isReportedWithThePluginsOwnReason() throws {
-        try compileFixture("init_fails.c", as: "libinitfails")
+    func test_initThatFails_isReportedWithThePluginsOwnReason_whenTheScannerRunsIt() throws {
+        try compileFixture("init_fails.c", as: "libinitfails", extraFlags: ["-DREGISTERS_AT_INIT"])
 
         assertLoadFailure(try listPluginsRun(), fileName: "libinitfails.so",
-                          ["init failed", "no licence key"])
+                          ["init failed: no licence key (status 1)"])
+    }
+
+    func test_initThatFails_whenFirstUsed_isReportedAndItsMessagesFallBack() throws {
+        let plugin = try compileFixture("init_fails.c", as: "libinitfails")
+        XCTAssertEqual(try listPlugins().plugin(atPath: plugin.path)?.state, .loaded, "describing does not run init")
+
+        let (rendered, stderr) = try renderJSON([#"{"type":"licensed","text":"still shown"}"#], extraArgs: ["--isolation", "none"])
+        XCTAssertEqual(rendered.first?.className, "TextMessageCell", "the message falls back to the cell of its parent class, text")
+        XCTAssertTrue(stderr.contains("\(plugin.path): could not be opened when first needed: init failed: no licence key (status 1)"),
+                      stderr)
     }
 
     // MARK: - Classes

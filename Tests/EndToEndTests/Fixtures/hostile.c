@@ -5,6 +5,9 @@
  *   rendering: RENDER_SEGV RENDER_HANG RENDER_ALLOC RENDER_PRINT RENDER_GARBAGE
  *              (each only for messages whose integer field "n" is a multiple of 3)
  *   PLUGIN_ID="..." (default "test.hostile"), CLASS_NAME="..." (default "HostileCell")
+ *   REGISTERS_AT_INIT: set CELLHOST_PLUGIN_REGISTERS_AT_INIT, so that the
+ *              scanner runs init to describe the plugin (INIT_* then fire while
+ *              scanning; without it init runs first when a class is used)
  *
  * Its class HostileCell renders message class "hostile" (declared, child of
  * "text") at rank 50. The constructor appends "ctor\n" to the file named by
@@ -126,6 +129,9 @@ static const cellhost_plugin_descriptor descriptor = {
     .id = PLUGIN_ID,
     .version = "1.0.0",
     .init = init,
+#ifdef REGISTERS_AT_INIT
+    .flags = CELLHOST_PLUGIN_REGISTERS_AT_INIT,
+#endif
     .classes = classes,
     .class_count = 1,
     .message_classes = message_classes,
