@@ -56,6 +56,16 @@ final class MixedSubclassTests: EndToEndTestCase {
                                                         ["┃ c-base#2 began swift-sub#2 began"]])
     }
 
+    func test_bothPluginsOfTheMixedChains_passCheckPlugin() throws {
+        for name in ["libMixedSwiftCells.so", "libmixedc.so"] {
+            let file = pluginDir.appendingPathComponent(name).path
+            let result = try run(["check-plugin", file, "--timeout", "5000"], env: defaultEnvironment, timeout: 300)
+            XCTAssertEqual(result.status, 0, "\(name):\n\(result.stdout)\(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("PASS  classes-link"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("PASS  render-samples"), result.stdout)
+        }
+    }
+
     // MARK: - Helpers
 
     // The lines of `--format json` carry the chrome: "┃ " before incoming content.
