@@ -12,6 +12,8 @@ public struct InProcessCell {
         let canvas: CellCanvas
         /// Columns available for content.
         public let width: Int
+        /// The absolute directory relative media paths resolve against.
+        public let baseDirectory: String
         /// The message's type, id, sender and text.
         public var type: String { message.type }
         public var id: String { message.id }
@@ -55,7 +57,8 @@ public struct InProcessCell {
         var cls: RuntimeClass? = object.cls
         while let current = cls, host.inProcessCells[current.name] == nil { cls = current.superclass }
         guard let name = cls?.name, let cell = host.inProcessCells[name] else { return Int32(CELLHOST_ERROR) }
-        switch cell.render(Context(message: message, canvas: canvas, width: Int(context.pointee.width))) {
+        switch cell.render(Context(message: message, canvas: canvas, width: Int(context.pointee.width),
+                                 baseDirectory: context.pointee.base_directory.map { String(cString: $0) } ?? "/")) {
         case .rendered: return Int32(CELLHOST_RENDERED)
         case .declined: return Int32(CELLHOST_DECLINED)
         case .error: return Int32(CELLHOST_ERROR)

@@ -64,6 +64,9 @@ public final class RenderSession {
     let supervisor: Supervisor?
     /// Diagnostics from working out a quote (a worker that failed).
     private var quoteNotes: [String] = []
+    /// What relative media paths in records given to `render(_:line:)`
+    /// resolve against (`cellhost_context.base_directory`).
+    public var baseDirectory = BaseDirectory.current
     /// Counts the records begun.
     private var order: UInt64 = 0
 
@@ -87,6 +90,7 @@ public final class RenderSession {
     /// object; nothing is written then. What plugins logged goes to the
     /// host's `logHandler`.
     public func render(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        slot.baseDirectory = baseDirectory
         try prepare(slot, bytes, line: line)
         for log in slot.logs { host.logHandler?(log.plugin, log.level, log.message) }
         for note in slot.notes { host.logHandler?(HostClasses.pluginID, Int32(CELLHOST_LOG_ERROR), note) }
