@@ -83,7 +83,7 @@ final class RegressionTests: XCTestCase {
     }
 
     // OutputFormat.swift, resolve: `--color always` with NO_COLOR set gives no
-    // colour (the code explicitly lets NO_COLOR win). DESIGN.md §6 calls plain
+    // colour (the code explicitly lets NO_COLOR win). The product design calls plain
     // the *default* with NO_COLOR, and no-color.org says "command-line
     // arguments should override $NO_COLOR". If keeping NO_COLOR on top is a
     // deliberate decision, delete this test and document it in docs/.

@@ -208,7 +208,7 @@ public final class RenderSession {
     }
 
     /// The sender and one-line summary of a remembered message, for a reply
-    /// quote: what `plainTextForMessage:into:` of the class that rendered it
+    /// quote: what `plainTextForMessage:context:into:` of the class that rendered it
     /// gives (the inherited `MessageCell` version is the message's text).
     /// Computed only when a reply asks, from the record kept in `recent`.
     private func quote(_ id: String) -> (sender: String, preview: String)? {

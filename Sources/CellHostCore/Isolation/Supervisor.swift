@@ -236,7 +236,7 @@ public final class Supervisor {
         }
     }
 
-    /// The `plainTextForMessage:into:` of `cls`, which runs in `worker`, for
+    /// The `plainTextForMessage:context:into:` of `cls`, which runs in `worker`, for
     /// the message in `record`, into `canvas`; false when the class did not
     /// give one (or its worker failed: the plugin is then disabled).
     func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], width: Int, messageClass: String,

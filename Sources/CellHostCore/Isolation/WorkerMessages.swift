@@ -29,7 +29,7 @@ struct WorkerSetup: Codable {
 
 /// Render one message, trying `steps` (consecutive steps of its fallback
 /// chain, all run by this worker) in order; or, for a reply quote, ask the
-/// one class in `steps` for the message's `plainTextForMessage:into:`.
+/// one class in `steps` for the message's `plainTextForMessage:context:into:`.
 struct RenderRequest {
     var plainText = false
     var sequence: UInt64

@@ -32,7 +32,7 @@ public enum ColorChoice: String, Sendable, CaseIterable {
 }
 
 /// The output settings resolved from flags, environment and the terminal
-/// (DESIGN.md sections 6 and 7).
+/// (docs/cli.md, "Formats").
 public struct OutputSettings: Sendable, Equatable {
     public var format: OutputFormat
     public var depth: ColorDepth

@@ -1,5 +1,5 @@
 /// Maps message classes to cell classes with the semantics of
-/// `registerClass:forMessageClass:` (DESIGN.md section 4):
+/// `registerClass:forMessageClass:` (docs/plugin-abi.md, "Cell classes and the registry"):
 ///
 /// - among the candidates for one message class the highest rank wins, and on
 ///   equal rank the later registration;

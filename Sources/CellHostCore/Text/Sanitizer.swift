@@ -1,6 +1,6 @@
 import CUTF8Proc
 
-/// Makes untrusted text safe to put on a terminal (DESIGN.md section 6):
+/// Makes untrusted text safe to put on a terminal (docs/reliability.md):
 ///
 /// - ECMA-48 escape sequences (CSI, OSC, DCS, SOS, PM, APC, and two-byte
 ///   escapes, introduced by ESC or by their C1 forms) are removed whole;

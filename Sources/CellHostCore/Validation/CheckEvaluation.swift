@@ -60,7 +60,7 @@ struct Evaluation {
         case .render: return "rendering \(place(operation))"
         case .renderAgain: return "rendering \(place(operation)) a second time"
         case .canRender: return "asking canRenderMessage:context: about \(place(operation))"
-        case .plainText: return "asking plainTextForMessage:into: for \(place(operation))"
+        case .plainText: return "asking plainTextForMessage:context:into: for \(place(operation))"
         case .initialize: return "loading"
         case .deinitialize: return "in deinit"
         }
@@ -124,7 +124,7 @@ struct Evaluation {
         return (.pass, "\(asked) messages asked about twice, the same answer each time (\(yes) YES, \(asked - yes) NO)")
     }
 
-    /// plainTextForMessage:into: never crashes or hangs; for the ordinary
+    /// plainTextForMessage:context:into: never crashes or hangs; for the ordinary
     /// sample it renders (or declines) one non-empty line.
     func plainText() -> Verdict {
         if let failure = failures([.plainText]) { return (.fail, failure) }

@@ -19,7 +19,7 @@ struct CheckOperation: Codable, Sendable {
         case renderAgain
         /// Ask `canRenderMessage:context:`, render, and ask again.
         case canRender
-        /// `plainTextForMessage:into:` for a sample.
+        /// `plainTextForMessage:context:into:` for a sample.
         case plainText
     }
 
