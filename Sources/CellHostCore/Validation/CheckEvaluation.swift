@@ -177,9 +177,12 @@ struct Evaluation {
         var over: [(Int, Double)] = []
         let skipped = indices(kinds).filter { outcome.observations[$0]?.result == "skipped" }.count
         for index in indices(kinds) {
-            guard let observation = outcome.observations[index], observation.result != "skipped" else { continue }
-            if slowest == nil || observation.seconds > slowest!.1 { slowest = (index, observation.seconds) }
-            if operations[index].kind == .render && observation.seconds > limit { over.append((index, observation.seconds)) }
+            // Only first renders are judged (and retried when a little over
+            // the limit); the repeats are there for the determinism check.
+            guard operations[index].kind == .render, let observation = outcome.observations[index],
+                  observation.result != "skipped" else { continue }
+            if slowest.map({ observation.seconds > $0.1 }) ?? true { slowest = (index, observation.seconds) }
+            if observation.seconds > limit { over.append((index, observation.seconds)) }
         }
         if let (index, seconds) = over.max(by: { $0.1 < $1.1 }) {
             return (.fail, "\(place(operations[index])) took \(Self.milliseconds(seconds)) (limit \(Self.milliseconds(limit)))"
