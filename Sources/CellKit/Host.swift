@@ -42,6 +42,17 @@ public struct Host {
         (Int(table.pointee.abi.major), Int(table.pointee.abi.minor))
     }
 
+    /// What the output can show, from the host's `cellhost.output`
+    /// extension; `nil` from a host that does not offer it. The settings hold
+    /// for the whole run.
+    public var output: OutputInfo? {
+        guard let info = extensions.output?.pointee.info else { return nil }
+        var out = cellhost_output_info()
+        out.struct_size = UInt32(MemoryLayout<cellhost_output_info>.size)
+        info(table, &out)
+        return OutputInfo(out)
+    }
+
     /// Logs one line through the host's `cellhost.log` extension. The host
     /// copies and sanitizes it, and prefixes warnings and errors with the
     /// plugin id on stderr. Text after a NUL character is not shown. Does
@@ -49,6 +60,42 @@ public struct Host {
     public func log(_ level: LogLevel, _ message: String) {
         guard let log = extensions.log?.pointee.log else { return }
         message.withCString { log(table, cellhost_log_level(level.rawValue), $0) }
+    }
+}
+
+/// What the output can show: its format, its colours, and the user's image
+/// settings (`--images`, `--image-rows`). A cell that draws a picture sizes
+/// and colours it with these; with no colours only the characters of a row
+/// are shown, so the picture must be in the characters.
+public struct OutputInfo: Sendable, Equatable {
+    public enum Format: Sendable, Equatable { case ansi, plain, json }
+    public enum Colors: Int, Sendable, Comparable {
+        case none = 0, sixteen = 1, palette256 = 2, trueColor = 3
+        public static func < (a: Colors, b: Colors) -> Bool { a.rawValue < b.rawValue }
+    }
+    public var format: Format
+    public var colors: Colors
+    /// False with `--images none`: draw no preview.
+    public var showsImages: Bool
+    /// The most rows a picture may take; at least 1.
+    public var imageRows: Int
+
+    public init(format: Format, colors: Colors, showsImages: Bool, imageRows: Int) {
+        self.format = format
+        self.colors = colors
+        self.showsImages = showsImages
+        self.imageRows = max(1, imageRows)
+    }
+
+    init(_ info: cellhost_output_info) {
+        switch info.format {
+        case cellhost_output_format(CELLHOST_FORMAT_ANSI): format = .ansi
+        case cellhost_output_format(CELLHOST_FORMAT_JSON): format = .json
+        default: format = .plain
+        }
+        colors = Colors(rawValue: Int(info.colors)) ?? .none
+        showsImages = info.images == cellhost_image_mode(CELLHOST_IMAGES_SYMBOLS)
+        imageRows = max(1, Int(clamping: info.image_rows))
     }
 }
 
@@ -60,6 +107,7 @@ struct HostExtensions {
     var message: UnsafePointer<cellhost_message_api>?
     var builder: UnsafePointer<cellhost_builder_api>?
     var log: UnsafePointer<cellhost_log_api>?
+    var output: UnsafePointer<cellhost_output_api>?
     /// True when the table itself is usable (`HostTable.isUsable`): CellKit
     /// calls `object_ivars` and `send_super` only then.
     var tableIsUsable = false
@@ -72,6 +120,7 @@ struct HostExtensions {
         message = Self.fetch(get(table, CELLHOST_EXT_MESSAGE), as: cellhost_message_api.self)
         builder = Self.fetch(get(table, CELLHOST_EXT_BUILDER), as: cellhost_builder_api.self)
         log = Self.fetch(get(table, CELLHOST_EXT_LOG), as: cellhost_log_api.self)
+        output = Self.fetch(get(table, CELLHOST_EXT_OUTPUT), as: cellhost_output_api.self)
     }
 
     private init() {}

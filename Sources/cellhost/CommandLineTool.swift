@@ -146,7 +146,7 @@ struct CommandLineTool {
         guard settings.mode != .none, !settings.executable.isEmpty else { return nil }
         let installed = PluginSearchPath.installedDirectories(executableDirectory: PluginSearchPath.executableDirectory())
         return Supervisor(settings: settings, records: host.plugins, me: me, dispatch: host.runtime.dispatcher.mode,
-                          limits: limits) { record in
+                          limits: limits, output: host.runtime.output) { record in
             guard let slash = record.file.lastIndex(of: "/") else { return false }
             return installed.contains(String(record.file[..<slash]))
         }
@@ -156,7 +156,8 @@ struct CommandLineTool {
         let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
                                                              "--plugin-path", "--color", "--verbose",
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
-                                                             "--plugin-memory", "--max-rows", "--max-bytes"], command: "render")
+                                                             "--plugin-memory", "--max-rows", "--max-bytes",
+                                                             "--images", "--image-rows", "--media-dir"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -188,6 +189,16 @@ struct CommandLineTool {
         let output = OutputBuffer(fd: self.output.fd)
         let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
                                   bytes: options.maxBytes ?? OutputLimits.standard.bytes)
+        host.runtime.output = PluginOutput(settings: settings, images: options.images ?? .symbols,
+                                           imageRows: options.imageRows ?? PluginOutput.defaultImageRows)
+        var mediaDirectory: BaseDirectory?
+        if let given = options.mediaDirectory {
+            var info = stat()
+            guard stat(given, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw UsageError(message: "--media-dir \(given): not a directory")
+            }
+            mediaDirectory = BaseDirectory(path: given)
+        }
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits,
                                     supervisor: supervisor(isolation, host: host, me: options.me, limits: limits))
         // Plugins and parsing on this thread, layout and output on a second one.
@@ -198,7 +209,7 @@ struct CommandLineTool {
         var invalid = 0
         for (name, fd) in readable {
             pipeline.source = name
-            pipeline.baseDirectory = fd == 0 ? .current : BaseDirectory(containing: name)
+            pipeline.baseDirectory = mediaDirectory ?? (fd == 0 ? .current : BaseDirectory(containing: name))
             // When the input would wait (a live stream), have the output written first.
             // Once a write to stdout failed, stop reading: nothing more can be shown.
             let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },

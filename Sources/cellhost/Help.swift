@@ -36,6 +36,11 @@ enum Help {
                                 rest becomes one '… N more lines' row
       --max-bytes N             bytes of content per message (default 1048576)
       --verbose                 also show plugins' info and debug logs
+      --images symbols|none     picture previews drawn with characters and colours
+                                (default symbols), or none
+      --image-rows N            the most rows a preview takes (default 12)
+      --media-dir DIR           resolve relative media paths against DIR (default: the
+                                input file's directory; the current one for stdin)
       --isolation MODE          where plugin code runs: none (in this process),
                                 auto (plugins installed with cellhost in this process,
                                 others in a worker process; the default), shared (all

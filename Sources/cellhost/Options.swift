@@ -25,6 +25,9 @@ struct Options {
     var pluginTimeout: Int?
     var pluginMemory: Int?
     var allowInsecurePlugins = false
+    var images: ImageMode?
+    var imageRows: Int?
+    var mediaDirectory: String?
 
     /// Parses `arguments` accepting only the flags in `allowed`.
     static func parse(_ arguments: [String], allowed: Set<String>, command: String) throws -> Options {
@@ -87,6 +90,19 @@ struct Options {
             case "--renderer": options.renderers.append(try value(flag, inline))
             case "--plugin-path": options.pluginPaths.append(try value(flag, inline))
             case "--color": options.color = try value(flag, inline)
+            case "--images":
+                let text = try value(flag, inline)
+                if text == "sixels" || text == "kitty" {
+                    throw UsageError(message: "--images \(text) is not supported: cellhost writes only sanitized text, never a "
+                        + "terminal graphics protocol; use --images symbols (the default) or none")
+                }
+                guard let mode = ImageMode(rawValue: text) else {
+                    throw UsageError(message: "--images must be symbols or none, not '\(text)'")
+                }
+                options.images = mode
+            case "--image-rows":
+                options.imageRows = try limit(flag, try value(flag, inline), maximum: 200)
+            case "--media-dir": options.mediaDirectory = try value(flag, inline)
             default: break
             }
             index += 1

@@ -201,3 +201,41 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertTrue(info.edited)
     }
 }
+
+/// The "cellhost.output" extension (output.h): the run's output settings.
+final class OutputExtensionTests: XCTestCase {
+    func test_outputInfo_reportsTheRunsFormatColoursAndImageSettings() throws {
+        let runtime = Runtime()
+        runtime.output = PluginOutput(settings: OutputSettings(format: .ansi, depth: .ansi256, width: 80),
+                                      images: .none, imageRows: 7)
+        let table = runtime.hostTable(for: HostClasses.pluginID)
+        let api = try XCTUnwrap(table.pointee.get_extension(table, CELLHOST_EXT_OUTPUT))
+            .assumingMemoryBound(to: cellhost_output_api.self)
+        var info = cellhost_output_info()
+        info.struct_size = UInt32(MemoryLayout<cellhost_output_info>.size)
+        api.pointee.info(table, &info)
+        XCTAssertEqual(info.format, cellhost_output_format(CELLHOST_FORMAT_ANSI))
+        XCTAssertEqual(info.colors, cellhost_color_depth(CELLHOST_COLORS_256))
+        XCTAssertEqual(info.images, cellhost_image_mode(CELLHOST_IMAGES_NONE))
+        XCTAssertEqual(info.image_rows, 7)
+    }
+
+    func test_outputInfo_olderSmallerStruct_isFilledOnlyAsFarAsItReaches() throws {
+        let runtime = Runtime()
+        runtime.output = PluginOutput(settings: OutputSettings(format: .json, depth: .trueColor, width: 80))
+        let table = runtime.hostTable(for: HostClasses.pluginID)
+        let api = try XCTUnwrap(table.pointee.get_extension(table, CELLHOST_EXT_OUTPUT))
+            .assumingMemoryBound(to: cellhost_output_api.self)
+        let size = MemoryLayout<cellhost_output_info>.offset(of: \.images) ?? 0
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<cellhost_output_info>.size, alignment: 8)
+        defer { storage.deallocate() }
+        storage.initializeMemory(as: UInt8.self, repeating: 0xAB, count: MemoryLayout<cellhost_output_info>.size)
+        storage.storeBytes(of: UInt32(size), as: UInt32.self)
+        api.pointee.info(table, storage.assumingMemoryBound(to: cellhost_output_info.self))
+        let info = storage.load(as: cellhost_output_info.self)
+        XCTAssertEqual(info.format, cellhost_output_format(CELLHOST_FORMAT_JSON))
+        XCTAssertEqual(info.colors, cellhost_color_depth(CELLHOST_COLORS_TRUECOLOR))
+        let bytes = UnsafeRawBufferPointer(start: storage, count: MemoryLayout<cellhost_output_info>.size)
+        XCTAssertTrue(bytes[size...].allSatisfy { $0 == 0xAB }, "bytes past struct_size were written")
+    }
+}

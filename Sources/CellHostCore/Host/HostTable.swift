@@ -234,6 +234,16 @@ enum HostExtensions {
         return table(api)
     }()
 
+    nonisolated(unsafe) static let output: UnsafeMutablePointer<cellhost_output_api> = {
+        var api = cellhost_output_api()
+        api.struct_size = UInt32(MemoryLayout<cellhost_output_api>.size)
+        api.info = { host, out in
+            guard let out else { return }
+            (PluginHostContext.from(host)?.runtime?.output ?? .standard).fill(out)
+        }
+        return table(api)
+    }()
+
     private static func table<T>(_ value: T) -> UnsafeMutablePointer<T> {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
         pointer.initialize(to: value)
@@ -245,6 +255,7 @@ enum HostExtensions {
         if strcmp(id, CELLHOST_EXT_MESSAGE) == 0 { return UnsafeRawPointer(message) }
         if strcmp(id, CELLHOST_EXT_BUILDER) == 0 { return UnsafeRawPointer(builder) }
         if strcmp(id, CELLHOST_EXT_LOG) == 0 { return UnsafeRawPointer(log) }
+        if strcmp(id, CELLHOST_EXT_OUTPUT) == 0 { return UnsafeRawPointer(output) }
         return nil
     }
 }

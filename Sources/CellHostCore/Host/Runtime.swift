@@ -118,6 +118,9 @@ public final class Runtime {
     /// current directory.
     public var baseDirectory = BaseDirectory.current
 
+    /// What the "cellhost.output" extension tells plugins.
+    public var output = PluginOutput.standard
+
     /// The last error each plugin logged, to explain a render that failed.
     var lastError: [String: String] = [:]
 

@@ -41,6 +41,7 @@ public enum RenderWorker {
         let runtime = Runtime(dispatcher: Dispatcher(mode: Dispatcher.Mode(rawValue: setup.dispatch) ?? .direct))
         let logs = LogCollector()
         runtime.diagnostics = logs
+        runtime.output = setup.output
         PluginLoader.link(described: setup.records, into: runtime)
         let message = Message()
         let canvas = CellCanvas()

@@ -51,11 +51,11 @@ public final class Supervisor {
     /// `records`: the loaded plugins; `trusted` says which run in the host
     /// process in `auto` mode.
     public init(settings: Settings, records: [PluginRecord], me: String?, dispatch: Dispatcher.Mode,
-                limits: OutputLimits = .standard, trusted: (PluginRecord) -> Bool) {
+                limits: OutputLimits = .standard, output: PluginOutput = .standard, trusted: (PluginRecord) -> Bool) {
         self.settings = settings
         let loaded = records.filter { $0.isLoaded && $0.id != nil }
         let setup = WorkerSetup(records: loaded, me: me, dispatch: dispatch.rawValue, memoryLimit: settings.memoryLimit,
-                                maximumRows: limits.rows, maximumBytes: limits.bytes)
+                                maximumRows: limits.rows, maximumBytes: limits.bytes, output: output)
         self.setup = Array((try? JSONEncoder().encode(setup)) ?? Data())
         var shared: PluginWorker?
         for record in loaded {

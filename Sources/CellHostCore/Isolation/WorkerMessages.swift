@@ -25,6 +25,8 @@ struct WorkerSetup: Codable {
     /// The host's per-message content caps (`OutputLimits`).
     var maximumRows: Int
     var maximumBytes: Int
+    /// What the "cellhost.output" extension tells the worker's plugins.
+    var output: PluginOutput
 }
 
 /// Render one message, trying `steps` (consecutive steps of its fallback

@@ -10,6 +10,7 @@
  *   log.h        extension "cellhost.log": logging
  *   message.h    extension "cellhost.message": message fields and typed look-ups
  *   builder.h    extension "cellhost.builder": styles and preformatted rows
+ *   output.h     extension "cellhost.output": format, colours, image settings
  *   class.h      cell classes, methods, message classes
  *   selectors.h  well-known selectors, when they are sent, their encodings
  *   host.h       the host table: extensions, objects, dispatch, registration
@@ -25,6 +26,7 @@
 #include "log.h"
 #include "message.h"
 #include "builder.h"
+#include "output.h"
 #include "class.h"
 #include "selectors.h"
 #include "host.h"

@@ -12,6 +12,7 @@
  *     CELLHOST_EXT_LOG      "cellhost.log"      log.h      logging
  *     CELLHOST_EXT_MESSAGE  "cellhost.message"  message.h  reading messages
  *     CELLHOST_EXT_BUILDER  "cellhost.builder"  builder.h  building content
+ *     CELLHOST_EXT_OUTPUT   "cellhost.output"   output.h   format, colours, image settings
  *
  * Ask once (in `init`, or on first use) and keep the pointer: an extension
  * table is host-owned and valid for the life of the process.

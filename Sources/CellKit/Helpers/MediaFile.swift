@@ -1,0 +1,145 @@
+import Glibc
+
+/// A media file a message names (an image, a voice note, an attachment),
+/// opened the way a cell must open an untrusted path: relative paths resolve
+/// against the input's directory (`RenderContext.baseDirectory`), only a
+/// regular file is read (never a device, FIFO, socket or directory, which
+/// could block or never end), and at most `maximumBytes` of it.
+///
+/// Opening never blocks: the file is opened with `O_NONBLOCK` and checked
+/// with `fstat` before a byte is read.
+public struct MediaFile: Sendable {
+    /// Why a path gives no file to read. `notice` is the muted mark a cell
+    /// shows in place of what it would have read.
+    public enum Problem: Error, Equatable, Sendable {
+        /// Nothing at the path.
+        case missing
+        /// There is something, but it cannot be read (permissions, I/O).
+        case unreadable
+        /// A directory, device, FIFO or socket.
+        case notARegularFile
+        /// Larger than the limit the cell reads.
+        case tooLarge(limit: Int)
+
+        /// The one-word or short mark shown in the cell.
+        public var notice: String {
+            switch self {
+            case .missing: return "missing"
+            case .unreadable: return "unreadable"
+            case .notARegularFile: return "not a regular file"
+            case .tooLarge(let limit): return "larger than \(ByteCount.format(Int64(limit)) ?? "\(limit) bytes")"
+            }
+        }
+    }
+
+    /// Identifies the file's contents for caching: a change to the file (a
+    /// new inode, size or modification time) is a new key.
+    public struct Identity: Hashable, Sendable {
+        public var device: UInt64
+        public var inode: UInt64
+        public var size: Int64
+        public var modified: Int64
+        public var modifiedNanoseconds: Int64
+    }
+
+    /// The absolute path that was opened.
+    public let path: String
+    /// The file's size in bytes.
+    public let size: Int
+    /// The file's identity when it was opened.
+    public let identity: Identity
+    /// The bytes read (the whole file; `size` ≤ the limit given to `open`).
+    public let bytes: [UInt8]
+
+    /// `path` as the message gives it, made absolute against `baseDirectory`.
+    public static func resolve(_ path: String, baseDirectory: String) -> String {
+        if path.hasPrefix("/") || baseDirectory.isEmpty { return path }
+        if baseDirectory == "/" { return "/" + path }
+        return baseDirectory + "/" + path
+    }
+
+    /// Opens and reads `path` (resolved against `context.baseDirectory`).
+    /// Reads the whole file when it is a regular file of at most
+    /// `maximumBytes`.
+    public static func read(_ path: String, context: RenderContext, maximumBytes: Int) -> Result<MediaFile, Problem> {
+        read(resolve(path, baseDirectory: context.baseDirectory), maximumBytes: maximumBytes)
+    }
+
+    /// Opens and reads the absolute (or current-directory-relative) `path`.
+    public static func read(_ path: String, maximumBytes: Int) -> Result<MediaFile, Problem> {
+        guard !path.isEmpty, !path.utf8.contains(0) else { return .failure(.missing) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT, ENOTDIR, ENAMETOOLONG, ELOOP: return .failure(.missing)
+            default: return .failure(.unreadable)
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.unreadable) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        let size = Int(info.st_size)
+        guard size >= 0, size <= maximumBytes else { return .failure(.tooLarge(limit: maximumBytes)) }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, size - offset) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            offset += got
+        }
+        guard offset == size else { return .failure(.unreadable) }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                modified: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec))
+        return .success(MediaFile(path: path, size: size, identity: identity, bytes: bytes))
+    }
+}
+
+/// What a cell computed from media files (a decoded preview, a duration and
+/// waveform, a detected type), kept so that a file is decoded once per run
+/// even when thousands of messages show it. Bounded: the least recently used
+/// entries go first once `capacity` is reached.
+public final class MediaCache<Value> {
+    private var entries: [MediaFile.Identity: (value: Value, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    /// At most this many entries are kept.
+    public let capacity: Int
+
+    public init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// The value kept for `identity`, or the one `make` computes (then kept).
+    public func value(for identity: MediaFile.Identity, _ make: () -> Value) -> Value {
+        clock &+= 1
+        if let entry = entries[identity] {
+            entries[identity] = (entry.value, clock)
+            return entry.value
+        }
+        let value = make()
+        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used })?.key {
+            entries[oldest] = nil
+        }
+        entries[identity] = (value, clock)
+        return value
+    }
+
+    /// Entries kept now.
+    public var count: Int { entries.count }
+}
+
+/// A file's identity without reading it, so that a cell can look its
+/// `MediaCache` up before reading (and decoding) a file it has seen.
+public enum MediaStat {
+    /// The identity of the regular file at `path` (following links), or the
+    /// problem; reads nothing.
+    public static func identity(of path: String) -> Result<MediaFile.Identity, MediaFile.Problem> {
+        guard !path.isEmpty, !path.utf8.contains(0) else { return .failure(.missing) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        return .success(MediaFile.Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                                           modified: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec)))
+    }
+}
