@@ -388,6 +388,64 @@ pub struct cellhost_builder_api {
 }
 
 // ===========================================================================
+// output.h — the "cellhost.output" extension
+// ===========================================================================
+
+/// `CELLHOST_EXT_OUTPUT` (output.h): id of the output-settings extension of the host.
+pub const CELLHOST_EXT_OUTPUT: &CStr = cstr(b"cellhost.output\0");
+
+/// `cellhost_output_format` (output.h): a `CELLHOST_FORMAT_*` value.
+pub type cellhost_output_format = u32;
+/// `CELLHOST_FORMAT_ANSI` (output.h): styled terminal output.
+pub const CELLHOST_FORMAT_ANSI: cellhost_output_format = 0;
+/// `CELLHOST_FORMAT_PLAIN` (output.h): text only.
+pub const CELLHOST_FORMAT_PLAIN: cellhost_output_format = 1;
+/// `CELLHOST_FORMAT_JSON` (output.h): JSON for programs.
+pub const CELLHOST_FORMAT_JSON: cellhost_output_format = 2;
+
+/// `cellhost_color_depth` (output.h): a `CELLHOST_COLORS_*` value.
+pub type cellhost_color_depth = u32;
+/// `CELLHOST_COLORS_NONE` (output.h): no colours; block cells show their characters only.
+pub const CELLHOST_COLORS_NONE: cellhost_color_depth = 0;
+/// `CELLHOST_COLORS_16` (output.h): the 16 ANSI colours.
+pub const CELLHOST_COLORS_16: cellhost_color_depth = 1;
+/// `CELLHOST_COLORS_256` (output.h): the xterm 256-colour palette.
+pub const CELLHOST_COLORS_256: cellhost_color_depth = 2;
+/// `CELLHOST_COLORS_TRUECOLOR` (output.h): 24-bit colour.
+pub const CELLHOST_COLORS_TRUECOLOR: cellhost_color_depth = 3;
+
+/// `cellhost_image_mode` (output.h): a `CELLHOST_IMAGES_*` value.
+pub type cellhost_image_mode = u32;
+/// `CELLHOST_IMAGES_NONE` (output.h): no previews.
+pub const CELLHOST_IMAGES_NONE: cellhost_image_mode = 0;
+/// `CELLHOST_IMAGES_SYMBOLS` (output.h): previews made of characters and colours.
+pub const CELLHOST_IMAGES_SYMBOLS: cellhost_image_mode = 1;
+
+/// `cellhost_output_info` (output.h): the run's output settings, filled by
+/// `cellhost_output_api::info`; set `struct_size` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct cellhost_output_info {
+    /// sizeof(cellhost_output_info) as the plugin compiled it; set by the caller.
+    pub struct_size: u32,
+    pub format: cellhost_output_format,
+    pub colors: cellhost_color_depth,
+    pub images: cellhost_image_mode,
+    /// The most rows a picture may take; >= 1.
+    pub image_rows: u32,
+}
+
+/// `cellhost_output_api` (output.h): the output-settings functions.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cellhost_output_api {
+    /// sizeof(cellhost_output_api) as the host compiled it.
+    pub struct_size: u32,
+    /// [render-thread] Fill `out` with the run's output settings.
+    pub info: Option<unsafe extern "C" fn(host: *const cellhost_host, out: *mut cellhost_output_info)>,
+}
+
+// ===========================================================================
 // class.h — cell classes, methods, message classes
 // ===========================================================================
 

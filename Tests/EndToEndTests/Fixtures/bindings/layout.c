@@ -134,6 +134,30 @@ int main(void) {
     FIELD(cellhost_builder_api, line_break);
     FIELD(cellhost_builder_api, append_row);
 
+    /* output.h */
+    STRING(CELLHOST_EXT_OUTPUT);
+    INTEGER_TYPE(cellhost_output_format);
+    CONST(CELLHOST_FORMAT_ANSI);
+    CONST(CELLHOST_FORMAT_PLAIN);
+    CONST(CELLHOST_FORMAT_JSON);
+    INTEGER_TYPE(cellhost_color_depth);
+    CONST(CELLHOST_COLORS_NONE);
+    CONST(CELLHOST_COLORS_16);
+    CONST(CELLHOST_COLORS_256);
+    CONST(CELLHOST_COLORS_TRUECOLOR);
+    INTEGER_TYPE(cellhost_image_mode);
+    CONST(CELLHOST_IMAGES_NONE);
+    CONST(CELLHOST_IMAGES_SYMBOLS);
+    STRUCT(cellhost_output_info);
+    FIELD(cellhost_output_info, struct_size);
+    FIELD(cellhost_output_info, format);
+    FIELD(cellhost_output_info, colors);
+    FIELD(cellhost_output_info, images);
+    FIELD(cellhost_output_info, image_rows);
+    STRUCT(cellhost_output_api);
+    FIELD(cellhost_output_api, struct_size);
+    FIELD(cellhost_output_api, info);
+
     /* class.h */
     STRUCT(cellhost_method);
     FIELD(cellhost_method, struct_size);

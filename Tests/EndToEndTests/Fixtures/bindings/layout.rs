@@ -130,6 +130,22 @@ fn main() {
     int!(CELLHOST_BLOCK_HAS_BG);
     layout!(cellhost_block_cell { codepoint, fg, bg, flags });
     layout!(cellhost_builder_api { struct_size, append, line_break, append_row });
+    // output.h
+    string!(CELLHOST_EXT_OUTPUT);
+    integer_type!(cellhost_output_format);
+    int!(CELLHOST_FORMAT_ANSI);
+    int!(CELLHOST_FORMAT_PLAIN);
+    int!(CELLHOST_FORMAT_JSON);
+    integer_type!(cellhost_color_depth);
+    int!(CELLHOST_COLORS_NONE);
+    int!(CELLHOST_COLORS_16);
+    int!(CELLHOST_COLORS_256);
+    int!(CELLHOST_COLORS_TRUECOLOR);
+    integer_type!(cellhost_image_mode);
+    int!(CELLHOST_IMAGES_NONE);
+    int!(CELLHOST_IMAGES_SYMBOLS);
+    layout!(cellhost_output_info { struct_size, format, colors, images, image_rows });
+    layout!(cellhost_output_api { struct_size, info });
     // class.h
     layout!(cellhost_method { struct_size, selector, types, imp });
     layout!(cellhost_class { struct_size, flags, name, superclass, message_classes, rank, method_count, methods, instance_size });
