@@ -13,9 +13,10 @@ struct AudioSummary: Sendable, Equatable {
     /// every frame when there are fewer; each ≥ 0 and finite. Re-bucketed to
     /// the cell's width by `bars(width:)`. Empty for a file without frames.
     var peaks: [Float]
-    /// True when the file has more frames than `AudioDecoder.maximumFrames`:
-    /// the peaks cover only the first `maximumFrames`.
-    var isPartial: Bool
+    /// The seconds the peaks cover when the file has more frames than
+    /// `AudioDecoder.maximumFrames` (the peaks are then of its beginning
+    /// only); nil when they cover the whole file.
+    var partialSeconds: Double?
 
     /// `count` bar heights in 0...1: the largest fine peak in each of `count`
     /// equal slices of `peaks` (the nearest peak when there are fewer peaks
@@ -43,10 +44,13 @@ enum AudioDecoder {
     /// width the cell draws (at most `VoiceCell.maximumBars`) to be a
     /// re-bucketing of them.
     static let fineBuckets = 1024
-    /// The most frames decoded per file: 30 minutes at 48 kHz. A longer file
-    /// still gets its duration from the header; its waveform shows the
-    /// decoded part.
-    static let maximumFrames: Int64 = 30 * 60 * 48_000
+    /// The most frames decoded per file: 3 minutes at 48 kHz (9 at 16 kHz).
+    /// A longer file still gets its duration from the header; its waveform
+    /// shows the decoded beginning. Decoding is the cell's one slow step
+    /// (Ogg/Opus: about 90 ms per minute of audio in a release build), and a
+    /// render must stay within the host's time limit per message (500 ms by
+    /// default in a worker process, 10 s in the host's).
+    static let maximumFrames: Int64 = 3 * 60 * 48_000
     /// Samples read per `sf_readf_float` call (over all channels).
     static let chunkSamples = 16_384
     /// The longest reason from libsndfile shown in a notice.
@@ -108,19 +112,21 @@ enum AudioDecoder {
                 let got = samples.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, ask) }
                 guard got > 0, got <= ask else { break }
                 samples.withUnsafeBufferPointer { chunk in
-                    var index = 0
-                    for frame in decoded..<(decoded + got) {
+                    // The chunk cut at bucket ends; each piece's peak in C.
+                    var frame = decoded
+                    let last = decoded + got
+                    while frame < last {
                         while frame >= end, bucket < bucketCount - 1 {
                             peaks[bucket] = peak
                             peak = 0
                             bucket += 1
                             end = bucketEnd(bucket)
                         }
-                        for _ in 0..<channels {
-                            let magnitude = abs(chunk[index])
-                            if magnitude > peak, magnitude.isFinite { peak = magnitude }
-                            index += 1
-                        }
+                        let stop = bucket < bucketCount - 1 ? min(end, last) : last
+                        let offset = Int(frame - decoded) * channels
+                        let count = Int(stop - frame) * channels
+                        peak = max(peak, cellhost_sndfile_peak(chunk.baseAddress! + offset, count))
+                        frame = stop
                     }
                 }
                 decoded += got
@@ -138,7 +144,8 @@ enum AudioDecoder {
         }
         let seconds = Double(total) / Double(info.samplerate)
         guard seconds.isFinite else { return .failure(Failure(notice: "unreadable audio")) }
-        return .success(AudioSummary(seconds: seconds, peaks: peaks, isPartial: total > wanted))
+        let partial = total > wanted ? Double(wanted) / Double(info.samplerate) : nil
+        return .success(AudioSummary(seconds: seconds, peaks: peaks, partialSeconds: partial))
     }
 
     /// "unreadable audio: <libsndfile's reason>", the reason cut to one short

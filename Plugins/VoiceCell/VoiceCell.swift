@@ -118,6 +118,9 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
                 undecodable = true
             }
         }
+        if let partial = note.filePeaks?.partialSeconds, let shown = PlaybackTime.format(seconds: partial) {
+            note.notice = "waveform of the first " + shown
+        }
         guard note.seconds != nil || !note.samples.isEmpty || note.filePeaks != nil || undecodable else { return nil }
         return note
     }
