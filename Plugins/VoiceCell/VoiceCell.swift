@@ -18,13 +18,16 @@
 // - The message's duration is shown unless the file contradicts it: when it
 //   differs from the file's (frames / sample rate) by more than half a
 //   second, the file's is shown. Half a second is what rounding to whole
-//   seconds may hide; anything more would show a different m:ss.
+//   seconds may hide: within it, the two m:ss differ by at most a second.
 // - A path that gives no file (missing, unreadable, not a regular file,
 //   larger than 64 MB) leaves the message's own fields, with the muted mark
 //   (`missing`, …); with no fields either the cell declines, and the file
 //   cell shows the message. A file libsndfile cannot decode, or that ends
 //   early, is the muted notice `unreadable audio[: reason]` or
 //   `truncated audio`.
+// - At most 64 MiB are read and 3 minutes at 48 kHz decoded per file; a
+//   longer file shows its duration from the header and the waveform of its
+//   beginning, with a muted `waveform of the first 3:00`.
 //
 // At most 48 bars, never wider than the content; when fewer than 8 columns
 // are left beside the duration, the waveform gets a line of its own.
@@ -34,7 +37,7 @@ import CellKit
 public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.voice", version: "1.0.0",
-        description: "Voice notes: duration and waveform",
+        description: "Voice notes: duration and waveform, from the message or the audio file (libsndfile)",
         author: "CellHost", license: "MIT")
     public static let className = "VoiceMessageCell"
     public static let messageClasses = ["voice"]
