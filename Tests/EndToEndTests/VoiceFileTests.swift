@@ -74,6 +74,22 @@ final class VoiceFileTests: EndToEndTestCase {
         String(lines.joined().filter { ("▁"..."█").contains($0) })
     }
 
+    // MARK: - Linking
+
+    /// libsndfile is VoiceCell's alone: the host binary never links it.
+    func test_libsndfile_isLinkedByTheVoicePluginOnly_notByTheHost() throws {
+        func needed(_ file: URL) throws -> String {
+            let result = try execute(URL(fileURLWithPath: "/usr/bin/env"), ["ldd", file.path],
+                                     environment: ProcessInfo.processInfo.environment, stdin: nil,
+                                     currentDirectory: scratchDir, timeout: 30, file: #filePath, line: #line)
+            XCTAssertEqual(result.status, 0, "ldd \(file.path): \(result.stderr)")
+            return String(decoding: result.stdout, as: UTF8.self)
+        }
+        let plugin = binary.deletingLastPathComponent().appendingPathComponent("libVoiceCell.so")
+        XCTAssertFalse(try needed(binary).contains("libsndfile"), "cellhost does not link libsndfile")
+        XCTAssertTrue(try needed(plugin).contains("libsndfile"), "libVoiceCell.so links libsndfile")
+    }
+
     // MARK: - Duration and waveform from the file
 
     func test_pathOnlyVoice_rendersAsAVoiceNote_notAsAFile() throws {
