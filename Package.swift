@@ -26,6 +26,10 @@ var targets: [Target] = [
                    providers: [.apt(["libffi-dev"])]),
     .systemLibrary(name: "CUTF8Proc", path: "Sources/CUTF8Proc", pkgConfig: "libutf8proc",
                    providers: [.apt(["libutf8proc-dev"])]),
+    // libsndfile, linked by VoiceCell alone (it decodes voice notes), so the
+    // host binary never links it.
+    .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
+                   providers: [.apt(["libsndfile1-dev"])]),
     // The core is built in the Swift 6 language mode: complete concurrency
     // checking, so sharing state across threads is a compile error.
     .target(name: "CellHostCore", dependencies: ["CellHostABI", "CFFI", "CUTF8Proc"],
@@ -42,6 +46,8 @@ for name in swiftPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))
     targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)", swiftSettings: fast))
 }
+// VoiceCell reads voice notes with libsndfile; only its .so links it.
+for target in targets where target.name == "VoiceCell" { target.dependencies.append("CSndfile") }
 // A Swift plugin for the end-to-end tests (MixedSubclassTests). A target
 // without a product: `swift build` compiles its objects, and the test links
 // them into its own plugin directory, so no test plugin lands beside

@@ -1,21 +1,43 @@
 // VoiceCell: the shipped renderer for "voice" messages.
 //
 //     ▶ 0:05  ▃▆█▅▂▁▄▇▆▃▂▁▁▃▅▆▄▂          duration m:ss, waveform in accent
+//     missing                             muted: why the audio file was not read
 //     🎤 Voice message (4.6 s)            the message text (caption), when present
 //
-// The waveform (`voice.waveform`: numbers in any range; a waveform with
-// anything else in it is not drawn) is normalised by its
-// own min..max and resampled to the width: bucket averages when there are
-// more samples than bars, nearest sample when there are fewer. At most 48
-// bars, never wider than the content; when fewer than 8 columns are left
-// beside the duration, the waveform gets a line of its own.
+// The duration and the waveform come from the message (`voice.duration`,
+// `voice.waveform`) and from the audio file `voice.path` names, read with
+// libsndfile (Ogg/Opus, Ogg/Vorbis, WAV, FLAC, MP3) and decoded once per file
+// per run (VoiceAudio.swift, AudioDecoder.swift). The rules:
+//
+// - The message's waveform is drawn when it has one (it is what the sender
+//   saw): numbers in any range, normalised by their own min..max and
+//   resampled to the width (bucket averages when there are more samples than
+//   bars, nearest sample when fewer); a waveform with anything else in it is
+//   not drawn. Otherwise the file's peaks are drawn: the largest amplitude in
+//   each bar's slice of the audio, scaled by the loudest moment of the file.
+// - The message's duration is shown unless the file contradicts it: when it
+//   differs from the file's (frames / sample rate) by more than half a
+//   second, the file's is shown. Half a second is what rounding to whole
+//   seconds may hide: within it, the two m:ss differ by at most a second.
+// - A path that gives no file (missing, unreadable, not a regular file,
+//   larger than 64 MB) leaves the message's own fields, with the muted mark
+//   (`missing`, …); with no fields either the cell declines, and the file
+//   cell shows the message. A file libsndfile cannot decode, or that ends
+//   early, is the muted notice `unreadable audio[: reason]` or
+//   `truncated audio`.
+// - At most 64 MiB are read and 3 minutes at 48 kHz decoded per file; a
+//   longer file shows its duration from the header and the waveform of its
+//   beginning, with a muted `waveform of the first 3:00`.
+//
+// At most 48 bars, never wider than the content; when fewer than 8 columns
+// are left beside the duration, the waveform gets a line of its own.
 import CellKit
 
 /// `VoiceMessageCell`, registered for `voice`.
 public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.voice", version: "1.0.0",
-        description: "Voice notes: duration and waveform",
+        description: "Voice notes: duration and waveform, from the message or the audio file (libsndfile)",
         author: "CellHost", license: "MIT")
     public static let className = "VoiceMessageCell"
     public static let messageClasses = ["voice"]
@@ -24,6 +46,10 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         #"{"type":"voice","id":"s-2","voice":{"path":"lecture.ogg","duration":3723,"waveform":[0.1,0.5,0.9,0.4,0.2,0.7,0.3,0.8,0.6,0.1,0.4,0.9,0.2,0.5,0.7,0.3,0.6,0.8,0.1,0.5,0.4,0.9,0.3,0.2,0.7,0.6,0.8,0.5,0.4,0.1,0.3,0.9,0.2,0.6,0.7,0.5,0.8,0.4,0.3,0.1,0.6,0.2,0.9,0.7,0.5,0.3,0.8,0.4,0.6,0.1,0.2,0.5,0.7,0.9,0.3,0.4,0.8,0.6,0.1,0.2]}}"#,
         #"{"type":"voice","id":"s-3","voice":{"duration":12}}"#,
         #"{"type":"voice","id":"s-4","text":"waveform only","voice":{"waveform":[5,5,5,5]}}"#,
+        // Only a path: the duration and waveform come from the file (here,
+        // without the file, the cell declines and the file cell shows it).
+        #"{"type":"voice","id":"s-5","voice":{"path":"media/voice-note.ogg"}}"#,
+        #"{"type":"voice","id":"s-6","voice":{"path":"/dev/zero","duration":3}}"#,
     ]
 
     /// The most bars drawn.
@@ -32,12 +58,36 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     static let minimumBarsBeside = 8
     /// The most waveform samples read; longer waveforms are sampled evenly.
     static let maximumSamples = 4096
+    /// A message duration further than this (seconds) from the file's
+    /// contradicts it, and the file's is shown.
+    static let durationTolerance = 0.5
 
     public init() {}
 
-    /// The duration text, or nil when `voice.duration` is missing or unusable.
-    static func duration(of message: Message) -> String? {
-        message.number("voice.duration").flatMap { PlaybackTime.format(seconds: $0) }
+    /// What the cell shows for a message.
+    struct Note {
+        /// The duration in seconds (the message's or the file's), or nil.
+        var seconds: Double?
+        /// The message's waveform samples (empty when it has none).
+        var samples: [Double]
+        /// The file's audio when it was decoded.
+        var audio: AudioSummary?
+        /// The muted notice about the file, when it was not read or decoded.
+        var notice: String?
+
+        /// The duration as shown (`m:ss`), or nil.
+        var duration: String? { seconds.flatMap { PlaybackTime.format(seconds: $0) } }
+        /// The file's peaks are drawn only without a message waveform.
+        var filePeaks: AudioSummary? { samples.isEmpty ? audio.flatMap { $0.peaks.isEmpty ? nil : $0 } : nil }
+    }
+
+    /// The message's duration in seconds when it is usable (finite, ≥ 0,
+    /// printable).
+    static func messageSeconds(of message: Message) -> Double? {
+        guard let seconds = message.number("voice.duration"), PlaybackTime.format(seconds: seconds) != nil else {
+            return nil
+        }
+        return seconds
     }
 
     /// The waveform samples, read in one host call; none when
@@ -50,11 +100,39 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         return (0..<maximumSamples).map { all[$0 * count / maximumSamples] }
     }
 
+    /// The message's fields merged with its audio file's (see the rules at
+    /// the top), or nil when there is nothing to show (the cell declines).
+    static func note(of message: Message, context: RenderContext, withWaveform: Bool = true) -> Note? {
+        var note = Note(seconds: messageSeconds(of: message), samples: withWaveform ? samples(of: message) : [],
+                        audio: nil, notice: nil)
+        var undecodable = false
+        if let path = message.string("voice.path"), !path.isEmpty {
+            switch VoiceAudio.load(path, context: context) {
+            case .decoded(let audio):
+                note.audio = audio
+                if PlaybackTime.format(seconds: audio.seconds) != nil,
+                   note.seconds.map({ abs($0 - audio.seconds) > durationTolerance }) ?? true {
+                    note.seconds = audio.seconds
+                }
+            case .noFile(let problem):
+                note.notice = problem.notice
+            case .undecodable(let notice):
+                note.notice = notice
+                undecodable = true
+            }
+        }
+        if let partial = note.filePeaks?.partialSeconds, let shown = PlaybackTime.format(seconds: partial) {
+            note.notice = "waveform of the first " + shown
+        }
+        guard note.seconds != nil || !note.samples.isEmpty || note.filePeaks != nil || undecodable else { return nil }
+        return note
+    }
+
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        let duration = Self.duration(of: message)
-        let samples = Self.samples(of: message)
-        guard duration != nil || !samples.isEmpty else { return .declined }
+        guard let note = Self.note(of: message, context: context) else { return .declined }
+        let duration = note.duration
+        let waveformCount = note.samples.isEmpty ? note.filePeaks?.peaks.count ?? 0 : note.samples.count
 
         // "▶ " (accent), the duration, two spaces, the waveform (accent).
         // All of these characters are one column wide.
@@ -62,16 +140,29 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         if let duration {
             cell.append(duration)
         }
-        if !samples.isEmpty {
+        if waveformCount > 0 {
             let gap = duration == nil ? "" : "  "
             let beside = context.width - 2 - (duration?.count ?? 0) - gap.count
-            if beside >= min(Self.minimumBarsBeside, samples.count) {
+            let width: Int
+            if beside >= min(Self.minimumBarsBeside, waveformCount) {
                 cell.append(gap)
-                Waveform.append(samples, width: min(Self.maximumBars, beside), style: .accent, to: &cell)
+                width = min(Self.maximumBars, beside)
             } else {
                 cell.lineBreak()
-                Waveform.append(samples, width: min(Self.maximumBars, context.width), style: .accent, to: &cell)
+                width = min(Self.maximumBars, context.width)
             }
+            if note.samples.isEmpty, let audio = note.filePeaks {
+                var bars = ""
+                for value in audio.bars(count: width) { bars.append(Waveform.bar(value)) }
+                cell.append(bars, style: .accent)
+            } else {
+                Waveform.append(note.samples, width: width, style: .accent, to: &cell)
+            }
+        }
+        // The notice: beside "▶ " when nothing else is on the line.
+        if let notice = note.notice {
+            if duration != nil || waveformCount > 0 { cell.lineBreak() }
+            cell.append(notice, style: .muted)
         }
 
         // The caption, straight from the host's bytes.
@@ -84,9 +175,10 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         return .rendered
     }
 
-    /// `Voice message (0:05)`, or the caption's summary from the superclass.
+    /// `Voice message (0:05)` (the duration as the cell shows it), or the
+    /// caption's summary from the superclass.
     public func plainText(for message: Message, context: RenderContext) -> String? {
-        Self.duration(of: message).map { "Voice message (\($0))" }
+        Self.note(of: message, context: context, withWaveform: false)?.duration.map { "Voice message (\($0))" }
     }
 }
 
