@@ -344,7 +344,7 @@ final class DispatchTests: XCTestCase {
         Runtime.forgetExtensions()
         for _ in 0..<5 { _ = cls.render(first) }
         XCTAssertEqual(FakeHost.extensionRequests.sorted(),
-                       [CELLHOST_EXT_BUILDER, CELLHOST_EXT_LOG, CELLHOST_EXT_MESSAGE])
+                       [CELLHOST_EXT_BUILDER, CELLHOST_EXT_LOG, CELLHOST_EXT_MESSAGE, CELLHOST_EXT_OUTPUT])
     }
 
     func test_contextCarriesTheBaseDirectory() {
