@@ -43,10 +43,12 @@ enum Preview {
 /// What the cell knows about one file (identified by device, inode, size
 /// and modification time).
 final class ImageEntry {
-    /// The size from the header, or the notice shown instead.
-    enum Header {
-        case size(width: Int, height: Int)
-        case notice(String)
+    /// What the header says: the size (when it could be read) and, when
+    /// the image will not be decoded, why (`image too large` comes with
+    /// the size, `corrupt image` and `not an image` without).
+    struct Header {
+        var size: (width: Int, height: Int)?
+        var notice: String?
     }
 
     var header: Header?
@@ -104,9 +106,8 @@ final class ImagePreviews {
                 entry.header = Self.header(of: file.bytes)
             }
         }
-        guard case let .size(width, height)? = entry.header else {
-            if case let .notice(notice)? = entry.header { return ShownImage(notice: notice) }
-            return ShownImage()
+        guard let header = entry.header, let (width, height) = header.size, header.notice == nil else {
+            return ShownImage(size: entry.header?.size, notice: entry.header?.notice)
         }
         var shown = ShownImage(size: (width, height))
         guard let output, output.showsImages else { return shown }
@@ -138,12 +139,13 @@ final class ImagePreviews {
     static func header(of bytes: [UInt8]) -> ImageEntry.Header {
         var info = imgdec_info()
         let status = bytes.withUnsafeBufferPointer { imgdec_probe($0.baseAddress, $0.count, &info) }
-        guard status == IMGDEC_OK else { return .notice(notice(for: status)) }
+        guard status == IMGDEC_OK else { return ImageEntry.Header(notice: notice(for: status)) }
+        let size = (width: Int(info.width), height: Int(info.height))
         let pixels = UInt64(info.width).multipliedReportingOverflow(by: UInt64(info.height))
         if pixels.overflow || pixels.partialValue > ImageLimits.maximumPixels {
-            return .notice(notice(for: IMGDEC_TOO_LARGE))
+            return ImageEntry.Header(size: size, notice: notice(for: IMGDEC_TOO_LARGE))
         }
-        return .size(width: Int(info.width), height: Int(info.height))
+        return ImageEntry.Header(size: size)
     }
 
     static func notice(for status: imgdec_status) -> String {
