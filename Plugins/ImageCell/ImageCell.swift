@@ -14,7 +14,7 @@ import CellKit
 public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.image", version: "1.0.0",
-        description: "Images: file name, dimensions and caption",
+        description: "Images: file name, size, a preview drawn with libchafa, and caption",
         author: "CellHost", license: "MIT")
     public static let className = "ImageMessageCell"
     public static let messageClasses = ["image"]
