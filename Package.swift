@@ -42,9 +42,19 @@ var targets: [Target] = [
     // beside it, so `swift build` runs before `swift test` (see README).
     .testTarget(name: "EndToEndTests", exclude: ["Fixtures"]),
 ]
+// The image cell's libraries, linked only into libImageCell.so (never into
+// `cellhost`): libchafa draws previews, CImageDecode decodes PNG, JPEG, WebP
+// and GIF with libpng, libjpeg-turbo, libwebp and giflib.
+targets.append(.systemLibrary(name: "CChafa", path: "Sources/CChafa", pkgConfig: "chafa",
+                              providers: [.apt(["libchafa-dev"])]))
+targets.append(.target(name: "CImageDecode", path: "Sources/CImageDecode",
+                       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"), .linkedLibrary("webp"),
+                                        .linkedLibrary("webpdemux"), .linkedLibrary("gif")]))
+let pluginDependencies: [String: [Target.Dependency]] = ["ImageCell": ["CChafa", "CImageDecode"]]
 for name in swiftPlugins {
     products.append(.library(name: name, type: .dynamic, targets: [name]))
-    targets.append(.target(name: name, dependencies: ["CellKit"], path: "Plugins/\(name)", swiftSettings: fast))
+    targets.append(.target(name: name, dependencies: ["CellKit"] + (pluginDependencies[name] ?? []),
+                           path: "Plugins/\(name)", swiftSettings: fast))
 }
 // VoiceCell reads voice notes with libsndfile; only its .so links it.
 for target in targets where target.name == "VoiceCell" { target.dependencies.append("CSndfile") }

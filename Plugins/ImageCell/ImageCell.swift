@@ -1,18 +1,20 @@
 // ImageCell: the shipped renderer for "image" messages (and, by the message
 // class tree, stickers without a cell of their own).
 //
-//     [IMG] cat.png · 640×480      tag in accent, dimensions muted
+//     [IMG] cat.png · 64×48        tag in accent, dimensions muted
+//     ▄▄▆▆▄▄▖ …                    the preview (Preview.swift), unless --images none
 //     our cat                      the message text (caption), when present
 //
-// No pixel preview yet: a later version draws one with libchafa through
-// CellBuilder.appendRow.
+// The dimensions are the file's when its header can be read (they win over
+// the message's); a file that cannot be shown adds a muted mark instead:
+// `missing`, `not a regular file`, `corrupt image`, …
 import CellKit
 
 /// `ImageMessageCell`, registered for `image`.
 public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.image", version: "1.0.0",
-        description: "Images: file name, dimensions and caption",
+        description: "Images: file name, size, a preview drawn with libchafa, and caption",
         author: "CellHost", license: "MIT")
     public static let className = "ImageMessageCell"
     public static let messageClasses = ["image"]
@@ -22,11 +24,16 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         #"{"type":"sticker","id":"s-3","sticker":{"path":"stickers/party.webp","width":512,"height":512}}"#,
     ]
 
+    /// Decoded headers and drawn previews, per file (bounded).
+    let previews = ImagePreviews()
+
     public init() {}
 
     /// What the cell shows.
     struct Picture {
         var name: String?
+        /// The path as the message gives it; "" when there is none.
+        var path: String = ""
         var dimensions: String?
         var caption: String
     }
@@ -58,20 +65,30 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
            width > 0, height > 0 {
             dimensions = "\(width)×\(height)"
         }
-        return Picture(name: MediaType.basename(path), dimensions: dimensions, caption: info.text)
+        return Picture(name: MediaType.basename(path), path: path, dimensions: dimensions, caption: info.text)
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
         guard let picture = Self.picture(of: message) else { return .declined }
+        let shown = picture.path.isEmpty ? ShownImage()
+            : previews.show(picture.path, context: context, output: context.host.output)
 
         cell.append("[IMG] ", style: .accent)
         cell.append(picture.name ?? "image")
-        if let dimensions = picture.dimensions {
+        if let size = shown.size {
+            cell.append(" · \(size.width)×\(size.height)", style: .muted)
+        } else if let dimensions = picture.dimensions {
             cell.append(" · " + dimensions, style: .muted)
         }
+        if let notice = shown.notice {
+            cell.append(" · " + notice, style: .muted)
+        }
+        for row in shown.rows {
+            cell.appendRow(row) // a row is a whole line
+        }
         if !picture.caption.isEmpty {
-            cell.lineBreak()
+            if shown.rows.isEmpty { cell.lineBreak() }
             cell.append(picture.caption)
         }
         return .rendered
