@@ -111,7 +111,7 @@ final class ImagePreviews {
         }
         var shown = ShownImage(size: (width, height))
         guard let output, output.showsImages else { return shown }
-        let style = PreviewStyle(columns: context.width, colors: output.format == .ansi ? output.colors : .none,
+        let style = PreviewStyle(columns: context.width, colors: output.format == .plain ? .none : output.colors,
                                  rows: output.imageRows)
         let preview: Preview
         if let cached = entry.preview(style) {

@@ -77,7 +77,62 @@ struct LineEncoder {
             plain.writeLine(canvas, index, to: scratch)
             scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
         }
+        out.append("],\"rows\":[")
+        writeColoredRows(canvas, scratch: scratch, to: out)
         out.append("]}\n")
+    }
+
+    /// The lines that hold coloured block cells (image previews, charts), as
+    /// `{"line":N,"spans":[{"text":…,"fg":"#rrggbb","bg":"#rrggbb"},…]}`:
+    /// `lines` carries their characters, these their colours. Cells of equal
+    /// colours are one span; `fg`/`bg` are present only when set.
+    private func writeColoredRows(_ canvas: CellCanvas, scratch: OutputBuffer, to out: OutputBuffer) {
+        let colored: Style = [.customForeground, .customBackground]
+        var first = true
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            for (index, line) in canvas.outputLines.enumerated() {
+                let pieces = Int(line.firstPiece)..<Int(line.endPiece)
+                guard pieces.contains(where: { !canvas.pieces[$0].style.isDisjoint(with: colored) }) else { continue }
+                out.append(first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
+                first = false
+                var position = pieces.lowerBound
+                var firstSpan = true
+                while position < pieces.upperBound {
+                    let piece = canvas.pieces[position]
+                    scratch.bytes.removeAll(keepingCapacity: true)
+                    var next = position
+                    while next < pieces.upperBound, Self.sameColors(canvas.pieces[next], piece) {
+                        let each = canvas.pieces[next]
+                        if each.start < 0 {
+                            scratch.appendSpaces(Int(each.width))
+                        } else {
+                            scratch.append(UnsafeBufferPointer(rebasing: bytes[Int(each.start)..<Int(each.end)]))
+                        }
+                        next += 1
+                    }
+                    out.append(firstSpan ? "{\"text\":" : ",{\"text\":")
+                    firstSpan = false
+                    scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
+                    if piece.style.contains(.customForeground) { out.append(",\"fg\":\"\(Self.hex(piece.foreground))\"") }
+                    if piece.style.contains(.customBackground) { out.append(",\"bg\":\"\(Self.hex(piece.background))\"") }
+                    out.append("}")
+                    position = next
+                }
+                out.append("]}")
+            }
+        }
+    }
+
+    private static func sameColors(_ a: Piece, _ b: Piece) -> Bool {
+        let colored: Style = [.customForeground, .customBackground]
+        return a.style.intersection(colored) == b.style.intersection(colored)
+            && (!a.style.contains(.customForeground) || a.foreground == b.foreground)
+            && (!a.style.contains(.customBackground) || a.background == b.background)
+    }
+
+    private static func hex(_ color: UInt32) -> String {
+        let digits = String(color & 0xFF_FFFF, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
     }
 }
 

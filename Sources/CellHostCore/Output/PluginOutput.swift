@@ -23,7 +23,8 @@ public struct PluginOutput: Sendable, Equatable, Codable {
 
     public init(settings: OutputSettings, images: ImageMode = .symbols, imageRows: Int = PluginOutput.defaultImageRows) {
         format = settings.format.rawValue
-        switch settings.depth {
+        // JSON carries colours at 24 bits (`rows` of each message), whatever the terminal.
+        switch settings.format == .json ? .trueColor : settings.depth {
         case .none: colors = UInt32(CELLHOST_COLORS_NONE)
         case .ansi16: colors = UInt32(CELLHOST_COLORS_16)
         case .ansi256: colors = UInt32(CELLHOST_COLORS_256)

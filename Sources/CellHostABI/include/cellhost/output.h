@@ -33,7 +33,8 @@ typedef uint32_t cellhost_output_format;
 enum {
     CELLHOST_FORMAT_ANSI = 0,  /**< styled terminal output */
     CELLHOST_FORMAT_PLAIN = 1, /**< text only: styles and colours dropped */
-    CELLHOST_FORMAT_JSON = 2,  /**< JSON for programs; rows are kept as spans */
+    CELLHOST_FORMAT_JSON = 2,  /**< JSON for programs: each line's characters, and the
+                                    colours of rows as spans (24-bit, so `colors` is TRUECOLOR) */
 };
 
 /** The colours the output carries: a CELLHOST_COLORS_* value. */
