@@ -86,6 +86,29 @@ final class ImagePreviewTests: EndToEndTestCase {
         }
     }
 
+    func test_sunsetJPEG_json_rowsGiveTheColoursOfEveryPreviewLineAsSpans() throws {
+        let input = Data((imageMessage("sunset.jpg") + "\n").utf8)
+        let result = try run(["render", "-", "--format", "json", "--width", "50", "--media-dir", Self.demoMedia.path],
+                             env: defaultEnvironment, stdin: input)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let lines = try XCTUnwrap(object["lines"] as? [String])
+        let rows = try XCTUnwrap(object["rows"] as? [[String: Any]])
+        let size = expectedSize(image: (80, 60), content: try contentWidth(50))
+        XCTAssertEqual(rows.count, size.rows, "one coloured row per preview line")
+        let hex = try NSRegularExpression(pattern: "^#[0-9a-f]{6}$")
+        for row in rows {
+            let index = try XCTUnwrap(row["line"] as? Int)
+            let spans = try XCTUnwrap(row["spans"] as? [[String: Any]])
+            XCTAssertEqual(spans.compactMap { $0["text"] as? String }.joined(), lines[index], "the spans make up line \(index)")
+            let colours = spans.flatMap { [$0["fg"], $0["bg"]].compactMap { $0 as? String } }
+            XCTAssertFalse(colours.isEmpty, "line \(index) has colours")
+            for colour in colours {
+                XCTAssertNotNil(hex.firstMatch(in: colour, range: NSRange(colour.startIndex..., in: colour)), colour)
+            }
+        }
+    }
+
     func test_sunsetJPEG_json_rowsAreLinesOfCharacters() throws {
         for width in [24, 50, 100] {
             let (records, _) = try renderJSON([imageMessage("sunset.jpg")], width: width,
