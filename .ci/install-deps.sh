@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages CellHost builds and tests with. Idempotent.
 set -euo pipefail
-packages=(libffi-dev libutf8proc-dev pkg-config gcc g++ rustc jq time)
+packages=(libffi-dev libutf8proc-dev libmagic-dev pkg-config gcc g++ rustc jq time)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
