@@ -102,7 +102,13 @@ enum FileProbe {
             host.log(.warning, "libmagic database not loaded (\(magic.failure ?? "unknown error")): "
                      + "file types come from names only")
         }
-        return cache.value(for: identity) { sniff(path, expecting: identity) }
+        return cache.value(for: identity) {
+            let outcome = sniff(path, expecting: identity)
+            // One line per file classified (shown with --verbose): what
+            // Benchmarks/files.sh counts to see the cache at work.
+            if case .file(_, let detected?) = outcome { host.log(.debug, "libmagic: \(path): \(detected)") }
+            return outcome
+        }
     }
 
     /// Opens the regular file at `path` without blocking, reads at most

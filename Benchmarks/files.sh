@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# FileCell benchmark: what looking at the files costs (stat, libmagic on a
+# 64 KiB prefix, the per-identity cache), on N file messages.
+#
+# Usage: Benchmarks/files.sh [N]        (default N: 100000)
+#
+# Cases, each N messages of type "file" (plain output, width 80):
+#   no-path    name, size and MIME only: no file is looked at (the cost
+#              before FileCell read files; the baseline)
+#   same-5     the same 5 media files (Examples/media) over and over: one
+#              libmagic run per file, then a stat and a cache hit per message
+#   missing    paths that do not exist: a failed stat per message
+#   distinct   D different files (D = min(N, 2000), each a fresh copy: a new
+#              inode) named once each: libmagic on every one (compared with
+#              no-path-d, D messages without a path)
+# For same-5 and distinct, a --verbose run counts FileCell's
+# "libmagic: PATH: TYPE" debug lines: how often libmagic really ran.
+#
+# Environment:
+#   SCRATCH  SwiftPM scratch (build) directory, default .build
+#   CONFIG   release (default) or debug
+#   RUNS     measurements per case, default 3 (the median is reported)
+#   NOBUILD  1: use the existing build as it is
+#
+# Needs: swift, python3, GNU time (/usr/bin/time). Installs nothing.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SCRATCH=${SCRATCH:-.build}
+CONFIG=${CONFIG:-release}
+RUNS=${RUNS:-3}
+N=${1:-100000}
+case $N in ''|*[!0-9]*) echo "files.sh: not a message count: $N" >&2; exit 2 ;; esac
+[ "$N" -ge 1 ] || { echo "files.sh: N must be at least 1" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "files.sh: needs GNU time: sudo apt-get install -y time" >&2; exit 1; }
+
+if [ "${NOBUILD:-0}" != 1 ]; then
+    echo "== building (swift build -c $CONFIG --scratch-path $SCRATCH)" >&2
+    swift build -c "$CONFIG" --scratch-path "$SCRATCH" >&2
+fi
+BIN=$(swift build -c "$CONFIG" --scratch-path "$SCRATCH" --show-bin-path)/cellhost
+[ -x "$BIN" ] || { echo "files.sh: no executable at $BIN" >&2; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/cellhost-files-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+mkdir -p "$WORK/media" "$WORK/distinct"
+cp "$ROOT"/Examples/media/* "$WORK/media/"
+D=$(( N < 2000 ? N : 2000 ))
+
+echo "== generating inputs in $WORK (N=$N, D=$D)" >&2
+python3 - "$WORK" "$N" "$D" <<'EOF'
+import json, os, shutil, sys
+work, n, d = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+media = sorted(os.listdir(os.path.join(work, "media")))[:5]
+def write(name, messages):
+    with open(os.path.join(work, name), "w") as out:
+        for m in messages:
+            out.write(json.dumps(m, separators=(",", ":")) + "\n")
+def message(i, file):
+    return {"type": "file", "id": "m-%d" % i, "sender": {"id": "u-1", "name": "Bob"},
+            "time": 1795946520 + i, "file": file}
+write("no-path.jsonl", (message(i, {"name": media[i % 5], "size": 1234, "mime": "application/pdf"})
+                        for i in range(n)))
+write("no-path-d.jsonl", (message(i, {"name": media[i % 5], "size": 1234, "mime": "application/pdf"})
+                          for i in range(d)))
+write("same-5.jsonl", (message(i, {"path": "media/" + media[i % 5]}) for i in range(n)))
+write("missing.jsonl", (message(i, {"path": "media/gone-%d.zip" % (i % 1000), "size": 18874368})
+                        for i in range(n)))
+for i in range(d):
+    shutil.copyfile(os.path.join(work, "media", media[i % 5]),
+                    os.path.join(work, "distinct", "%d-%s" % (i, media[i % 5])))
+write("distinct.jsonl", (message(i, {"path": "distinct/%d-%s" % (i, media[i % 5])}) for i in range(d)))
+EOF
+
+# measure FILE: median wall seconds of RUNS runs (bash's EPOCHREALTIME);
+# any stderr output or a non-zero exit status is printed.
+measure() {
+    local file=$1 i start end rc ef walls=()
+    ef=$(mktemp)
+    for ((i = 0; i < RUNS; i++)); do
+        start=${EPOCHREALTIME/,/.}
+        rc=0
+        "$BIN" render --format plain --width 80 --me u-0 "$file" >/dev/null 2>"$ef" || rc=$?
+        end=${EPOCHREALTIME/,/.}
+        if [ "$rc" != 0 ] || [ -s "$ef" ]; then
+            echo "!! $(basename "$file") run $((i + 1)): exit status $rc; stderr:" >&2
+            head -n 5 "$ef" | sed 's/^/!!   /' >&2
+        fi
+        walls+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')")
+    done
+    rm -f "$ef"
+    printf '%s\n' "${walls[@]}" | sort -g | awk '
+        { w[NR] = $1 }
+        END { print (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2 }'
+}
+
+# libmagic_runs FILE: the number of files FileCell classified (its debug lines).
+libmagic_runs() {
+    "$BIN" render --format plain --width 80 --me u-0 --verbose "$1" 2>&1 >/dev/null | grep -c 'libmagic: ' || true
+}
+
+echo "== machine"
+echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "nproc:    $(nproc)"
+echo "cpu:      $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+echo "libmagic: $(dpkg-query -W -f '${Version}' libmagic1 2>/dev/null || echo unknown)"
+echo "binary:   $BIN ($CONFIG)"
+echo
+printf '%-10s %9s %9s %10s %14s %s\n' case messages "wall (s)" "msgs/s" "µs/msg extra" "libmagic runs"
+declare -A wall_of
+for case in no-path no-path-d same-5 missing distinct; do
+    file=$WORK/$case.jsonl
+    count=$(wc -l <"$file")
+    wall=$(measure "$file")
+    wall_of[$case]=$wall
+    runs=-
+    case $case in same-5|distinct) runs=$(libmagic_runs "$file") ;; esac
+    # The extra time per message over the no-path run with as many messages.
+    base=${wall_of[no-path]}
+    [ "$case" = distinct ] && base=${wall_of[no-path-d]}
+    awk -v c="$case" -v n="$count" -v w="$wall" -v b="$base" -v r="$runs" 'BEGIN {
+        printf "%-10s %9d %9.3f %10.0f %+14.2f %s\n", c, n, w, n / w, (w - b) / n * 1e6, r }'
+done
