@@ -220,6 +220,15 @@ enum FileTypeChoice {
     /// The lower-cased type without parameters: `"Text/CSV; charset=utf-8"`
     /// → `"text/csv"`.
     static func essence(of mime: String) -> String {
+        // Almost always already bare and lower-case (libmagic's answers,
+        // most messages' types): one scan of the bytes, no new string.
+        var bare = true
+        for byte in mime.utf8 where byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ")
+            || byte == UInt8(ascii: "\t") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte >= 0x80 {
+            bare = false
+            break
+        }
+        if bare { return mime }
         let end = mime.firstIndex(of: ";") ?? mime.endIndex
         var type = Substring(mime[..<end])
         while let first = type.first, first == " " || first == "\t" { type = type.dropFirst() }
