@@ -5,21 +5,26 @@
 # Usage: Benchmarks/files.sh [--instructions] [N]        (default N: 100000)
 #
 # Cases, each N messages of type "file" (plain output, width 80):
-#   no-path    name, size and MIME only: no file is looked at (the cost
-#              before FileCell read files; the baseline)
-#   same-5     the same 5 media files (Examples/media) over and over: one
-#              libmagic run per file, then a stat and a cache hit per message
-#   missing    paths that do not exist: a failed stat per message
+#   no-path    name, size and MIME only: no file is looked at (what every
+#              message cost before FileCell read files; the baseline)
+#   same-5     the same fields and a path, to the same 5 media files
+#              (Examples/media) over and over: one libmagic run per file,
+#              then a stat and a cache hit per message
+#   same-5-bare  the same paths without name, size or MIME (these come from
+#              the path and the file; includes deriving the name from the path)
+#   missing    name, size, MIME and a path that does not exist (1000
+#              different ones): a failed stat per message
 #   distinct   D different files (D = min(N, 2000), each a fresh copy: a new
 #              inode) named once each: libmagic on every one (compared with
 #              no-path-d, D messages without a path)
-# For same-5 and distinct, a --verbose run counts FileCell's
+# For same-5, same-5-bare and distinct, a --verbose run counts FileCell's
 # "libmagic: PATH: TYPE" debug lines: how often libmagic really ran.
 #
 # Times on a shared machine move by several µs per message from run to run;
 # --instructions also counts instructions (valgrind's callgrind, user space
-# and libraries, not the kernel's side of stat) for no-path, same-5 and
-# missing with min(N, 20000) messages: a number that does not move.
+# and libraries, not the kernel's side of stat) for no-path, same-5,
+# same-5-bare and missing with min(N, 20000) messages: a number that does
+# not move.
 #
 # Environment:
 #   SCRATCH  SwiftPM scratch (build) directory, default .build
@@ -71,13 +76,16 @@ def write(name, messages):
 def message(i, file):
     return {"type": "file", "id": "m-%d" % i, "sender": {"id": "u-1", "name": "Bob"},
             "time": 1795946520 + i, "file": file}
-write("no-path.jsonl", (message(i, {"name": media[i % 5], "size": 1234, "mime": "application/pdf"})
-                        for i in range(n)))
-write("no-path-d.jsonl", (message(i, {"name": media[i % 5], "size": 1234, "mime": "application/pdf"})
-                          for i in range(d)))
-write("same-5.jsonl", (message(i, {"path": "media/" + media[i % 5]}) for i in range(n)))
-write("missing.jsonl", (message(i, {"path": "media/gone-%d.zip" % (i % 1000), "size": 18874368})
-                        for i in range(n)))
+types = {"cat.png": "image/png", "expenses.csv": "text/csv", "itinerary.pdf": "application/pdf",
+         "sunset.jpg": "image/jpeg", "voice-note.ogg": "audio/ogg"}
+def fields(name):
+    return {"name": name, "size": 1234, "mime": types.get(name, "application/octet-stream")}
+write("no-path.jsonl", (message(i, fields(media[i % 5])) for i in range(n)))
+write("no-path-d.jsonl", (message(i, fields(media[i % 5])) for i in range(d)))
+write("same-5.jsonl", (message(i, dict(fields(media[i % 5]), path="media/" + media[i % 5])) for i in range(n)))
+write("same-5-bare.jsonl", (message(i, {"path": "media/" + media[i % 5]}) for i in range(n)))
+write("missing.jsonl", (message(i, {"name": "gone.zip", "size": 18874368, "mime": "application/zip",
+                                    "path": "media/gone-%d.zip" % (i % 1000)}) for i in range(n)))
 for i in range(d):
     shutil.copyfile(os.path.join(work, "media", media[i % 5]),
                     os.path.join(work, "distinct", "%d-%s" % (i, media[i % 5])))
@@ -120,34 +128,34 @@ echo "cpu:      $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "libmagic: $(dpkg-query -W -f '${Version}' libmagic1 2>/dev/null || echo unknown)"
 echo "binary:   $BIN ($CONFIG)"
 echo
-printf '%-10s %9s %9s %9s %10s %14s %14s %s\n' case messages "wall (s)" "CPU (s)" "msgs/s" "µs/msg extra" "CPU µs extra" "libmagic runs"
+printf '%-12s %9s %9s %9s %10s %14s %14s %s\n' case messages "wall (s)" "CPU (s)" "msgs/s" "µs/msg extra" "CPU µs extra" "libmagic runs"
 declare -A wall_of cpu_of
-for case in no-path no-path-d same-5 missing distinct; do
+for case in no-path no-path-d same-5 same-5-bare missing distinct; do
     file=$WORK/$case.jsonl
     count=$(wc -l <"$file")
     read -r wall cpu < <(measure "$file")
     wall_of[$case]=$wall cpu_of[$case]=$cpu
     runs=-
-    case $case in same-5|distinct) runs=$(libmagic_runs "$file") ;; esac
+    case $case in same-5*|distinct) runs=$(libmagic_runs "$file") ;; esac
     # The extra time per message over the no-path run with as many messages.
     basew=${wall_of[no-path]} basec=${cpu_of[no-path]}
     case $case in no-path-d|distinct) basew=${wall_of[no-path-d]} basec=${cpu_of[no-path-d]} ;; esac
     awk -v c="$case" -v n="$count" -v w="$wall" -v u="$cpu" -v bw="$basew" -v bc="$basec" -v r="$runs" 'BEGIN {
-        printf "%-10s %9d %9.3f %9.2f %10.0f %+14.2f %+14.2f %s\n", c, n, w, u, n / w, (w - bw) / n * 1e6, (u - bc) / n * 1e6, r }'
+        printf "%-12s %9d %9.3f %9.2f %10.0f %+14.2f %+14.2f %s\n", c, n, w, u, n / w, (w - bw) / n * 1e6, (u - bc) / n * 1e6, r }'
 done
 
 [ "$INSTRUCTIONS" = 1 ] || exit 0
 M=$(( N < 20000 ? N : 20000 ))
 echo
 echo "== instructions (callgrind, first $M messages of each case)"
-printf '%-10s %9s %16s %14s\n' case messages instructions "per msg extra"
+printf '%-12s %9s %16s %14s\n' case messages instructions "per msg extra"
 base=
-for case in no-path same-5 missing; do
+for case in no-path same-5 same-5-bare missing; do
     head -n "$M" "$WORK/$case.jsonl" >"$WORK/$case-m.jsonl"
     valgrind --tool=callgrind --callgrind-out-file="$WORK/cg.out" \
         "$BIN" render --format plain --width 80 --me u-0 "$WORK/$case-m.jsonl" >/dev/null 2>"$WORK/vg.err"
     ir=$(awk '/^summary:/ { print $2 }' "$WORK/cg.out")
     [ -n "$base" ] || base=$ir
     awk -v c="$case" -v n="$M" -v ir="$ir" -v b="$base" 'BEGIN {
-        printf "%-10s %9d %16d %+14.0f\n", c, n, ir, (ir - b) / n }'
+        printf "%-12s %9d %16d %+14.0f\n", c, n, ir, (ir - b) / n }'
 done
