@@ -68,6 +68,13 @@ for name in cPlugins {
     targets.append(.target(name: name, dependencies: ["CellHostABI"], path: "Plugins/\(name)"))
 }
 
+// FileCell finds file types from their content with libmagic. Only the
+// FileCell target links it: the host binary never links a media library
+// (MediaLinkingTests).
+targets.append(.systemLibrary(name: "CMagic", path: "Sources/CMagic", pkgConfig: "libmagic",
+                              providers: [.apt(["libmagic-dev"])]))
+targets.first { $0.name == "FileCell" }?.dependencies.append("CMagic")
+
 let package = Package(
     name: "CellHost",
     products: products,

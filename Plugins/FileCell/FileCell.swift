@@ -4,6 +4,7 @@
 //
 //     [PDF] itinerary.pdf          tag in accent, name in strong
 //     1.2 KB · application/pdf     muted; sizes in binary units (1 KB = 1024 B)
+//     18 MB · application/zip · missing   when the named file is not there
 //     📄 itinerary.pdf             the message text (caption), when present
 import CellKit
 
@@ -20,6 +21,8 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         #"{"type":"file","id":"s-2","file":{"path":"/tmp/backup-2024.tar.gz","size":18874368}}"#,
         #"{"type":"file","id":"s-3","text":"no payload at all, only a caption"}"#,
         #"{"type":"voice","id":"s-4","voice":{"path":"memo.m4a","size":52000}}"#,
+        #"{"type":"file","id":"s-5","text":"a directory, not a file","file":{"path":"/"}}"#,
+        #"{"type":"file","id":"s-6","file":{"name":"zeros.bin","path":"/dev/zero"}}"#,
     ]
 
     public init() {}
@@ -30,6 +33,8 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         var tag: String
         var size: String?
         var mime: String?
+        /// Why the named file is not shown ("missing"), when it is not.
+        var notice: String?
         var caption: String
     }
 
@@ -56,7 +61,13 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
     /// (`voice.path`), so that key is read first, then `file`. Returns nil
     /// when there is no name, no path and no text at all. The size is read
     /// only `withSize` (the summary does not show it).
-    static func attachment(of message: Message, withSize: Bool = true) -> Attachment? {
+    ///
+    /// When the message gives a path, the file there is looked at
+    /// (`FileProbe`, relative paths against `context.baseDirectory`): its
+    /// size replaces the message's, libmagic's type is chosen as
+    /// `FileTypeChoice` says, and a path with no readable regular file gets
+    /// a `notice` ("missing", "unreadable", "not a regular file").
+    static func attachment(of message: Message, context: RenderContext, withSize: Bool = true) -> Attachment? {
         let info = message.info
         // The keys to read, most specific first: the message's own type
         // (when it is not "file" and short enough for a key path), then "file".
@@ -69,24 +80,34 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         }
 
         let givenName = field(own?.name, file.name)
-        // The path matters only without a name, text or MIME type, so it is
-        // read only then (`.none` until read).
-        var readPath: String?? = .none
-        func path() -> String? {
-            if readPath == nil { readPath = .some(field(own?.path, file.path)) }
-            return readPath ?? nil
-        }
-        guard givenName != nil || !info.text.isEmpty || path() != nil else { return nil }
-        let name = givenName ?? path().flatMap(MediaType.basename) ?? "file"
+        let path = field(own?.path, file.path)
+        guard givenName != nil || !info.text.isEmpty || path != nil else { return nil }
+        let name = givenName ?? path.flatMap(MediaType.basename) ?? "file"
 
-        let mime = field(own?.mime, file.mime) ?? MediaType.guessMIME(fromFileName: name)
-            ?? path().flatMap(MediaType.guessMIME(fromFileName:))
+        // The file itself, when the message names one.
+        var fileSize: Int64?
+        var detected: String?
+        var notice: String?
+        if let path {
+            switch FileProbe.probe(MediaFile.resolve(path, baseDirectory: context.baseDirectory), host: context.host) {
+            case .file(let size, let type):
+                fileSize = size
+                detected = type
+            case .problem(let problem):
+                notice = problem.notice
+            }
+        }
+
+        let mime = FileTypeChoice.mime(
+            declared: field(own?.mime, file.mime),
+            guessed: { MediaType.guessMIME(fromFileName: name) ?? path.flatMap(MediaType.guessMIME(fromFileName:)) },
+            detected: detected)
         let tag: String
-        if let mime {
+        if let mime, !FileTypeChoice.isGeneric(mime) {
             tag = MediaType.tag(forMIME: mime)
         } else {
-            // No MIME and no known extension: the message class still says
-            // what family the file is.
+            // No MIME, no known extension, or content libmagic cannot name:
+            // the message class still says what family the file is.
             switch info.type {
             case "image", "sticker": tag = "[IMG]"
             case "voice", "audio": tag = "[AUD]"
@@ -96,10 +117,15 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         }
         var size: String?
         if withSize {
-            let bytes = own.flatMap { message.number($0.size) } ?? message.number(file.size)
-            size = bytes.flatMap(ByteCount.format)
+            // The file's own size when it was found; else the message's.
+            if let fileSize {
+                size = ByteCount.format(fileSize)
+            } else {
+                let bytes = own.flatMap { message.number($0.size) } ?? message.number(file.size)
+                size = bytes.flatMap(ByteCount.format)
+            }
         }
-        return Attachment(name: name, tag: tag, size: size, mime: mime, caption: info.text)
+        return Attachment(name: name, tag: tag, size: size, mime: mime, notice: notice, caption: info.text)
     }
 
     /// A type short enough to be a payload key: its field paths, escaped,
@@ -110,20 +136,22 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        guard let file = Self.attachment(of: message) else { return .declined }
+        guard let file = Self.attachment(of: message, context: context) else { return .declined }
 
         cell.append(file.tag + " ", style: .accent)
         cell.append(file.name, style: .strong)
 
-        // "size · MIME", or whichever of the two there is.
-        let details: String?
-        switch (file.size, file.mime) {
-        case let (size?, mime?): details = size + " · " + mime
-        case let (size?, nil): details = size
-        case let (nil, mime?): details = mime
-        case (nil, nil): details = nil
+        // "size · MIME · notice", or whichever of the three there are.
+        var details = ""
+        func add(_ part: String?) {
+            guard let part else { return }
+            if !details.isEmpty { details += " · " }
+            details += part
         }
-        if let details {
+        add(file.size)
+        add(file.mime)
+        add(file.notice)
+        if !details.isEmpty {
             cell.lineBreak()
             cell.append(details, style: .muted)
         }
@@ -136,7 +164,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
 
     /// `[PDF] itinerary.pdf`.
     public func plainText(for message: Message, context: RenderContext) -> String? {
-        Self.attachment(of: message, withSize: false).map { "\($0.tag) \($0.name)" }
+        Self.attachment(of: message, context: context, withSize: false).map { "\($0.tag) \($0.name)" }
     }
 }
 
