@@ -18,7 +18,6 @@ ALICE = {"id": "u-alice", "name": "Alice"}
 BOB = {"id": "u-bob", "name": "Bob"}
 CAROL = {"id": "u-carol", "name": "Carol Nguyễn"}
 
-wf_note = [round(v, 2) for v in wav_envelope("/tmp/v.wav", 32)]          # 0..1
 wf_reply = [round(v * 255) for v in wav_envelope("/tmp/v2.wav", 40)]     # 0..255
 
 long_para = ("Okay, here is my plan for tomorrow, tell me if anything looks off: we meet at the station "
@@ -47,7 +46,8 @@ m("text", CAROL, "2026-11-28T09:52:00Z",
 m("text", CAROL, "2026-11-28T09:53:00Z",
   text="My friend says 明日は晴れるでしょう。 and my cousin says 天气很好，我们去海边吧！ so the forecast is unanimous ☀️")
 m("file", CAROL, "2026-11-28T09:54:20Z", text="📄 itinerary.pdf",
-  file={"name": "itinerary.pdf", "size": size("media/itinerary.pdf"), "mime": "application/pdf", "path": "media/itinerary.pdf"})
+  # No "mime": the file cell detects the type from the file's content.
+  file={"name": "itinerary.pdf", "size": size("media/itinerary.pdf"), "path": "media/itinerary.pdf"})
 m("voice", BOB, "2026-11-28T10:20:00Z", text="🎤 Voice message (4.6 s)",
   voice={"path": "media/voice-reply.ogg", "duration": 4.6, "waveform": wf_reply})
 m("text", BOB, "2026-11-28T10:21:00Z", edited=True,
@@ -70,7 +70,8 @@ m("text", CAROL, "2026-11-28T21:40:00Z", edited=True, text="Night all 🌙 see y
 
 # ---- Sunday 2026-11-29 ----
 m("voice", CAROL, "2026-11-29T07:58:00Z", text="🎤 Voice message (2.5 s)",
-  voice={"path": "media/voice-note.ogg", "duration": 2.5, "waveform": wf_note})
+  # Only the path: the voice cell reads the duration and waveform from the file.
+  voice={"path": "media/voice-note.ogg"})
 m("text", ALICE, "2026-11-29T08:01:00Z", status="read", reply_to="m-19", text="Saved you a seat! 🚆")
 m("location", BOB, unix("2026-11-29T12:25:00Z"), text="📍 Café Lumière, 12 Rue des Mouettes",
   location={"lat": 48.6493, "lon": -2.0257, "name": "Café Lumière"})
