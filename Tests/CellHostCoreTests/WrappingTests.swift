@@ -119,3 +119,30 @@ final class WrappingTests: XCTestCase {
         XCTAssertTrue(joined.contains("click <U+202E>gnp.exe"), joined)
     }
 }
+
+/// The fast paths for the symbols previews are made of agree with the slow ones.
+final class BlockCellFastPathTests: XCTestCase {
+    func test_everyScalarOfTheNarrowSymbolRanges_isOneColumnWide() {
+        for scalar in Array(0x2500...0x259F) + Array(0x2800...0x28FF) {
+            XCTAssertTrue(Wrapper.isNarrowSymbol(UInt32(scalar)))
+            let text = String(Character(Unicode.Scalar(UInt32(scalar))!))
+            XCTAssertEqual(DisplayWidth.width(of: text), 1, String(scalar, radix: 16))
+        }
+        XCTAssertFalse(Wrapper.isNarrowSymbol(0x25FE), "◾ is an emoji, two columns wide")
+    }
+
+    func test_blockSequence_isTheGeneralSequence_atEveryDepth() {
+        let piece = Piece(start: 0, end: 3, width: 1, style: [.customForeground, .customBackground],
+                          foreground: 0xA8713A, background: 0x05FFC8)
+        let fgOnly = Piece(start: 0, end: 3, width: 1, style: [.customForeground], foreground: 0x010203)
+        for depth in [ColorDepth.trueColor, .ansi256, .ansi16] {
+            for each in [piece, fgOnly] {
+                let out = OutputBuffer(fd: -1)
+                XCTAssertTrue(ANSIStyle.appendBlockSequence(for: each, depth: depth, to: out))
+                XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), ANSIStyle.sequence(for: each, depth: depth), "\(depth)")
+            }
+        }
+        let styled = Piece(start: 0, end: 3, width: 1, style: [.customForeground, .strong], foreground: 1)
+        XCTAssertFalse(ANSIStyle.appendBlockSequence(for: styled, depth: .trueColor, to: OutputBuffer(fd: -1)))
+    }
+}

@@ -88,16 +88,33 @@ struct Wrapper {
             || (scalar >= 0xD800 && scalar < 0xE000) || Sanitizer.isHiddenFormat(scalar) {
             scalar = 0xFFFD
         }
-        var glyph: [UInt8] = []
-        UTF8Repair.appendScalar(scalar, to: &glyph)
-        if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
         let start = canvas.bytes.count
-        canvas.bytes.append(contentsOf: glyph)
+        if Self.isNarrowSymbol(scalar) {
+            // Box drawing, block elements and braille (what previews and
+            // charts are made of) are one column wide: no need to measure them.
+            canvas.bytes.append(0xE0 | UInt8(scalar >> 12))
+            canvas.bytes.append(0x80 | UInt8(scalar >> 6 & 0x3F))
+            canvas.bytes.append(0x80 | UInt8(scalar & 0x3F))
+        } else if scalar >= 0x20 && scalar < 0x7F {
+            canvas.bytes.append(UInt8(scalar))
+        } else {
+            var glyph: [UInt8] = []
+            UTF8Repair.appendScalar(scalar, to: &glyph)
+            if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
+            canvas.bytes.append(contentsOf: glyph)
+        }
         var style = Style()
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_FG) != 0 { style.insert(.customForeground) }
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_BG) != 0 { style.insert(.customBackground) }
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style,
                      foreground: cell.fg, background: cell.bg)
+    }
+
+    /// U+2500–U+259F (box drawing, block elements) and U+2800–U+28FF
+    /// (braille): one column wide (`DisplayWidth` agrees; a test checks).
+    @inline(__always)
+    static func isNarrowSymbol(_ scalar: UInt32) -> Bool {
+        (scalar >= 0x2500 && scalar <= 0x259F) || (scalar >= 0x2800 && scalar <= 0x28FF)
     }
 
     /// The pieces and lines being produced.

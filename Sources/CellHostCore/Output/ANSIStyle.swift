@@ -36,6 +36,60 @@ enum ANSIStyle {
 
     static func basic(_ code: Int, _ depth: ColorDepth) -> String { String(code) }
 
+    /// Appends the SGR of a block cell whose only attributes are its own
+    /// colours (image previews: a thousand cells a message), byte by byte;
+    /// the same as `sequence(for:depth:)` gives for it. False, with nothing
+    /// appended, for any other piece.
+    static func appendBlockSequence(for piece: Piece, depth: ColorDepth, to out: OutputBuffer) -> Bool {
+        let colours: Style = [.customForeground, .customBackground]
+        guard !piece.style.isEmpty, piece.style.isSubset(of: colours) else { return false }
+        out.append(0x1B)
+        out.append(UInt8(ascii: "["))
+        var first = true
+        if piece.style.contains(.customForeground) {
+            appendColour(piece.foreground, depth: depth, background: false, to: out)
+            first = false
+        }
+        if piece.style.contains(.customBackground) {
+            if !first { out.append(UInt8(ascii: ";")) }
+            appendColour(piece.background, depth: depth, background: true, to: out)
+        }
+        out.append(UInt8(ascii: "m"))
+        return true
+    }
+
+    private static func appendColour(_ value: UInt32, depth: ColorDepth, background: Bool, to out: OutputBuffer) {
+        let r = Int(value >> 16 & 0xFF), g = Int(value >> 8 & 0xFF), b = Int(value & 0xFF)
+        switch depth {
+        case .trueColor:
+            appendNumber(background ? 48 : 38, to: out)
+            out.append(UInt8(ascii: ";"))
+            out.append(UInt8(ascii: "2"))
+            for channel in [r, g, b] {
+                out.append(UInt8(ascii: ";"))
+                appendNumber(channel, to: out)
+            }
+        case .ansi256:
+            func level(_ c: Int) -> Int { c < 48 ? 0 : c < 115 ? 1 : (c - 35) / 40 }
+            appendNumber(background ? 48 : 38, to: out)
+            out.append(UInt8(ascii: ";"))
+            out.append(UInt8(ascii: "5"))
+            out.append(UInt8(ascii: ";"))
+            appendNumber(16 + 36 * level(r) + 6 * level(g) + level(b), to: out)
+        default:
+            let bright = (r + g + b) > 382
+            let code = (r > 127 ? 1 : 0) | (g > 127 ? 2 : 0) | (b > 127 ? 4 : 0)
+            appendNumber((background ? 40 : 30) + code + (bright ? 60 : 0), to: out)
+        }
+    }
+
+    /// A number from 0 to 999 in decimal.
+    private static func appendNumber(_ value: Int, to out: OutputBuffer) {
+        if value >= 100 { out.append(UInt8(48 + value / 100)) }
+        if value >= 10 { out.append(UInt8(48 + value / 10 % 10)) }
+        out.append(UInt8(48 + value % 10))
+    }
+
     static func color(index: Int, depth: ColorDepth) -> String {
         switch depth {
         case .trueColor:

@@ -25,7 +25,10 @@ struct LineEncoder {
                 let piece = canvas.pieces[position]
                 if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
                 let text = UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)])
-                if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
+                if colored, ANSIStyle.appendBlockSequence(for: piece, depth: settings.depth, to: out) {
+                    out.append(text)
+                    out.append("\u{1B}[0m")
+                } else if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
                     out.append(sgr)
                     out.append(text)
                     out.append("\u{1B}[0m")
