@@ -41,8 +41,7 @@ enum ANSIStyle {
     /// the same as `sequence(for:depth:)` gives for it. False, with nothing
     /// appended, for any other piece.
     static func appendBlockSequence(for piece: Piece, depth: ColorDepth, to out: OutputBuffer) -> Bool {
-        let colours: Style = [.customForeground, .customBackground]
-        guard !piece.style.isEmpty, piece.style.isSubset(of: colours) else { return false }
+        guard isColourOnly(piece) else { return false }
         out.append(0x1B)
         out.append(UInt8(ascii: "["))
         var first = true
@@ -56,6 +55,17 @@ enum ANSIStyle {
         }
         out.append(UInt8(ascii: "m"))
         return true
+    }
+
+    /// A block cell whose only attributes are its own colours.
+    static func isColourOnly(_ piece: Piece) -> Bool {
+        !piece.style.isEmpty && piece.style.isSubset(of: [.customForeground, .customBackground])
+    }
+
+    /// Two colour-only cells that set the same colours.
+    static func sameColours(_ a: Piece, _ b: Piece) -> Bool {
+        a.style == b.style && (!a.style.contains(.customForeground) || a.foreground == b.foreground)
+            && (!a.style.contains(.customBackground) || a.background == b.background)
     }
 
     private static func appendColour(_ value: UInt32, depth: ColorDepth, background: Bool, to out: OutputBuffer) {

@@ -21,14 +21,31 @@ struct LineEncoder {
         var end = Int(line.endPiece)
         while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
         canvas.bytes.withUnsafeBufferPointer { bytes in
+            // A run of colour-only cells (a preview row) shares escape
+            // sequences: a cell with the colours in effect adds only its
+            // character, and the reset is written only where the next cell's
+            // colours would not replace every colour set.
+            var inEffect: Piece?
             for position in Int(line.firstPiece)..<end {
                 let piece = canvas.pieces[position]
-                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
-                let text = UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)])
-                if colored, ANSIStyle.appendBlockSequence(for: piece, depth: settings.depth, to: out) {
+                let text = UnsafeBufferPointer(rebasing: bytes[max(0, Int(piece.start))..<max(0, Int(piece.end))])
+                if colored, piece.start >= 0, ANSIStyle.isColourOnly(piece) {
+                    if let current = inEffect, ANSIStyle.sameColours(current, piece) {
+                        out.append(text)
+                        continue
+                    }
+                    if let current = inEffect, !current.style.isSubset(of: piece.style) { out.append("\u{1B}[0m") }
+                    _ = ANSIStyle.appendBlockSequence(for: piece, depth: settings.depth, to: out)
                     out.append(text)
+                    inEffect = piece
+                    continue
+                }
+                if inEffect != nil {
                     out.append("\u{1B}[0m")
-                } else if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
+                    inEffect = nil
+                }
+                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
+                if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
                     out.append(sgr)
                     out.append(text)
                     out.append("\u{1B}[0m")
@@ -36,6 +53,7 @@ struct LineEncoder {
                     out.append(text)
                 }
             }
+            if inEffect != nil { out.append("\u{1B}[0m") }
         }
     }
 
