@@ -12,6 +12,7 @@ extension CommandLineTool {
         var pluginPaths: [String] = []
         var widths: [Int] = []
         var timeout: Int?
+        var memory: Int?
         var index = 0
         var onlyFiles = false
         func value(_ flag: String, _ inline: String?) throws -> String {
@@ -51,6 +52,12 @@ extension CommandLineTool {
                     throw UsageError(message: "--timeout must be a number of milliseconds from 1 to 3600000, not '\(text)'")
                 }
                 timeout = milliseconds
+            case "--plugin-memory":
+                let text = try value(flag, inline)
+                guard let mebibytes = Int(text), mebibytes >= 64, mebibytes <= 1 << 20 else {
+                    throw UsageError(message: "--plugin-memory must be a number of MiB from 64 to 1048576, not '\(text)'")
+                }
+                memory = mebibytes
             default:
                 throw UsageError(message: "unknown option '\(flag)' for 'check-plugin' (see cellhost check-plugin --help)")
             }
@@ -70,6 +77,7 @@ extension CommandLineTool {
         settings.allowInsecure = allowInsecure
         if !widths.isEmpty { settings.widths = widths }
         if let timeout { settings.limit = Double(timeout) / 1000 }
+        if let memory { settings.memoryLimit = memory << 20 }
         let report = PluginChecker(settings: settings).run(warning: { printError($0) })
         printOut(json ? report.jsonLines() : report.text())
         return report.failed ? 1 : 0

@@ -102,6 +102,7 @@ enum Help {
 
     static let checkPlugin = """
     USAGE: cellhost check-plugin FILE.so [--json] [--plugin-path DIR]… [--timeout MS] [--width N]…
+                                 [--plugin-memory MIB] [--allow-insecure-plugins]
 
     Checks one plugin file the way 'cellhost render' would use it, in child
     processes (a crash or hang fails one check, the others still run), and prints
@@ -115,6 +116,7 @@ enum Help {
       --plugin-path DIR         look for other plugins (superclasses) in DIR first (repeatable)
       --timeout MS              the time one render call may take (default 100); a call
                                 still running after 10 times that (at least 2 s) is a hang
+      --plugin-memory MIB       each check process's memory limit (default 1024)
       --width N                 render the samples at content width N (repeatable;
                                 default 1, 20, 40, 80 and 200)
       --allow-insecure-plugins  load plugin files that others could have written

@@ -96,6 +96,27 @@ final class CheckPluginTests: EndToEndTestCase {
         XCTAssertEqual(lines.map(\.name), Self.checkNames, result.stdout)
     }
 
+    func test_pluginThatAllocatesWithoutEnd_meetsTheMemoryLimitAndFails() throws {
+        let plugin = try compileFixture("hostile.c", as: "alloc", extraFlags: ["-DRENDER_ALLOC"], into: scratchDir)
+        let result = try checkPlugin(plugin, ["--width", "40", "--plugin-memory", "128"])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        let render = checkLines(result.stdout).first { $0.name == "render-samples" }
+        XCTAssertEqual(render?.status, "FAIL", result.stdout)
+        XCTAssertTrue(render?.detail.contains("while rendering sample 'zero' at width 40") == true, result.stdout)
+    }
+
+    func test_pluginFileOthersCanWrite_failsTheDescriptorCheckWithTheFix() throws {
+        let plugin = try compileFixture("text_rank5.c", as: "writable", into: scratchDir)
+        XCTAssertEqual(chmod(plugin.path, 0o666), 0)
+        let refused = try checkPlugin(plugin, ["--width", "40"])
+        XCTAssertEqual(refused.status, 1, refused.stdout)
+        let descriptor = checkLines(refused.stdout).first { $0.name == "descriptor" }
+        XCTAssertEqual(descriptor?.status, "FAIL", refused.stdout)
+        XCTAssertTrue(descriptor?.detail.contains("chmod") == true, refused.stdout)
+        let allowed = try checkPlugin(plugin, ["--width", "40", "--allow-insecure-plugins"])
+        XCTAssertEqual(checkLines(allowed.stdout).first { $0.name == "descriptor" }?.status, "PASS", allowed.stdout)
+    }
+
     func test_pluginThatDeclinesEverything_failsDeclinesEverything() throws {
         let plugin = try compileFixture("declining_text_cell.c", into: scratchDir)
         let result = try checkPlugin(plugin, ["--width", "40"])

@@ -30,6 +30,12 @@ public enum CheckChild {
             input += buffer[0..<count]
         }
         guard let setup = try? JSONDecoder().decode(CheckSetup.self, from: Data(input)) else { return 2 }
+        // As a render worker: a plugin that allocates without end meets the
+        // limit (a sanitizer's shadow memory would not fit under one).
+        if setup.memoryLimit > 0 && !RenderWorker.sanitizerRuntimeLoaded {
+            var limit = rlimit(rlim_cur: rlim_t(setup.memoryLimit), rlim_max: rlim_t(setup.memoryLimit))
+            setrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+        }
         let child = Performer(setup: setup)
         guard setup.start >= 0 else { return 2 }
         for index in setup.operations.indices where index >= setup.start {

@@ -84,4 +84,6 @@ struct CheckSetup: Codable, Sendable {
     /// The per-call limit, in seconds: a slower call is tried twice more.
     var limit: Double
     var dispatch: String
+    /// Address-space limit of the child, in bytes (0: none).
+    var memoryLimit: Int
 }

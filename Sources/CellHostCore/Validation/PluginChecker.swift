@@ -36,6 +36,8 @@ public struct PluginChecker {
         /// The time one render call may take, in seconds (`--timeout`).
         public var limit: Double = PluginChecker.defaultLimit
         public var allowInsecure = false
+        /// Address-space limit of each check child, in bytes (as `--plugin-memory` for workers).
+        public var memoryLimit = 1024 << 20
         /// The executable to re-run as scanner and check child: the host.
         public var executable: String
 
@@ -69,6 +71,16 @@ public struct PluginChecker {
         func skipRest(_ reason: String) {
             for name in PluginCheck.allNames where !report.results.contains(where: { $0.name == name }) {
                 add(name, .skip, reason)
+            }
+        }
+        // The file is judged where it lives (its own directory), as `render`
+        // would: the private link below would hide an insecure directory.
+        if !settings.allowInsecure {
+            let directory = file.lastIndex(of: "/").map { String(file[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+            if let problem = PluginFilePolicy.problem(file: file, directory: directory) {
+                add(PluginCheck.descriptor, .fail, problem)
+                skipRest("the plugin was not checked")
+                return report
             }
         }
         // The file goes first on the search path, through a private
@@ -187,7 +199,8 @@ public struct PluginChecker {
         }
         let setup = CheckSetup(file: link, records: records.filter { $0.isLoaded && $0.file != link } + [record],
                                samples: samples, operations: operations, start: 0, limit: settings.limit,
-                               dispatch: Dispatcher.fromEnvironment(settings.environment).mode.rawValue)
+                               dispatch: Dispatcher.fromEnvironment(settings.environment).mode.rawValue,
+                               memoryLimit: settings.memoryLimit)
         let evaluation = Evaluation(operations: operations, samples: samples, outcome: runner.run(setup),
                                     limit: settings.limit, widths: settings.widths)
         for name in PluginCheck.allNames where !report.results.contains(where: { $0.name == name }) {
@@ -217,7 +230,8 @@ public struct PluginChecker {
     private func initDeinit(runner: CheckRunner, link: String, file: String) -> (CheckResult.Status, String, [String]) {
         let operations = [CheckOperation(kind: .initialize), CheckOperation(kind: .deinitialize)]
         let setup = CheckSetup(file: link, records: [], samples: [], operations: operations, start: 0, limit: settings.limit,
-                               dispatch: Dispatcher.fromEnvironment(settings.environment).mode.rawValue)
+                               dispatch: Dispatcher.fromEnvironment(settings.environment).mode.rawValue,
+                               memoryLimit: settings.memoryLimit)
         var seen: [[String]] = []
         var samples: [String] = []
         var hasDeinit = true
