@@ -52,78 +52,45 @@ public struct PluginScanner {
     }
 
     private func runChild(_ files: [String], record: (Int, PluginRecord) -> Void) -> ChildOutcome {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0, fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0 else {
-            return ChildOutcome(stoppedAt: 0, reason: "cannot start the plugin scanner: \(String(cString: strerror(errno)))")
-        }
-        // Numbers of 10 or more: dup2 onto 3 never meets the same number.
-        let readEnd = Descriptor.high(ends[0]), writeEnd = Descriptor.high(ends[1])
-        defer { close(readEnd) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 3)
-        let arguments = [executable, PluginScanner.childCommand] + files
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, &argv, environ)
-        close(writeEnd)
-        guard status == 0 else {
-            return ChildOutcome(stoppedAt: 0, reason: "cannot start the plugin scanner \(executable): \(String(cString: strerror(status)))")
-        }
-        var pending: [UInt8] = []
         var current: Int?
         var described = 0
-        var deadline = Self.now() + timeout
-        var timedOut = false
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        reading: while true {
-            let remaining = deadline - Self.now()
-            if remaining <= 0 {
-                timedOut = true
-                kill(pid, SIGKILL)
-                break
+        let child = ReportingChild(executable: executable, arguments: [PluginScanner.childCommand] + files)
+        let outcome = child.run(deadline: Self.now() + timeout) { line, deadline in
+            guard line.count >= 2 else { return true }
+            let body = line.dropFirst(2)
+            switch line.first {
+            case UInt8(ascii: "B"):
+                current = Int(String(decoding: body, as: UTF8.self))
+                deadline = Self.now() + timeout
+            case UInt8(ascii: "R"):
+                guard let index = current, index < files.count,
+                      let decoded = try? JSONDecoder().decode(PluginRecord.self, from: Data(body)) else { return true }
+                record(index, decoded)
+                described = index + 1
+                current = nil
+                if described == files.count { return false }
+            default: break
             }
-            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(remaining * 1000 + 1, 60_000)))
-            if ready < 0 { if errno == EINTR { continue }; kill(pid, SIGKILL); break }
-            if ready == 0 { continue }
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; break }
-            if count == 0 { break }
-            pending += buffer[0..<count]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let line = Array(pending[0..<newline])
-                pending.removeSubrange(0...newline)
-                guard line.count >= 2 else { continue }
-                let body = Array(line[2...])
-                switch line[0] {
-                case UInt8(ascii: "B"):
-                    current = Int(String(decoding: body, as: UTF8.self))
-                    deadline = Self.now() + timeout
-                case UInt8(ascii: "R"):
-                    guard let index = current, index < files.count,
-                          let decoded = try? JSONDecoder().decode(PluginRecord.self, from: Data(body)) else { continue }
-                    record(index, decoded)
-                    described = index + 1
-                    current = nil
-                    if described == files.count { break reading }
-                default: continue
-                }
-            }
+            return true
         }
-        var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        let ending: ReportingChild.Ending
+        switch outcome {
+        case .failure(let failure):
+            return ChildOutcome(stoppedAt: 0, reason: failure.spawning
+                ? "cannot start the plugin scanner \(executable): \(failure.reason)"
+                : "cannot start the plugin scanner: \(failure.reason)")
+        case .success(let value): ending = value
+        }
         if described == files.count { return ChildOutcome(stoppedAt: nil, reason: "") }
         let stopped = current ?? described
-        if timedOut {
+        switch ending {
+        case .timedOut:
             return ChildOutcome(stoppedAt: stopped, reason: "did not finish loading within \(Self.seconds(timeout))")
+        case .exited(let status):
+            return ChildOutcome(stoppedAt: stopped, reason: Self.describe(status) + " while loading")
+        case .malformed:
+            return ChildOutcome(stoppedAt: stopped, reason: "sent a malformed report while loading")
         }
-        return ChildOutcome(stoppedAt: stopped, reason: Self.describe(exitStatus) + " while loading")
     }
 
     public static func now() -> Double {

@@ -2,10 +2,9 @@ import Foundation
 import Glibc
 
 /// Runs `CheckChild` processes for a list of operations and watches them,
-/// the way `PluginScanner` runs its scanner: the host re-executed with
-/// `__check-plugin`, its report read from a pipe on descriptor 3 (moved to a
-/// high number first, `Descriptor.high`), its standard output and error
-/// pointed at /dev/null. A child that dies, or whose plugin call does not
+/// as `PluginScanner` runs its scanner (both are a `ReportingChild`): the
+/// host re-executed with `__check-plugin`, its report read from a pipe on
+/// descriptor 3, its standard output and error /dev/null. A child that dies, or whose plugin call does not
 /// return within the hang limit (it is then killed), costs the operation it
 /// was on; a new child goes on after it.
 struct CheckRunner {
@@ -84,104 +83,47 @@ struct CheckRunner {
         guard WireIO.writeAll(inputFD, Array(json)), lseek(inputFD, 0, SEEK_SET) == 0 else {
             return (first, .crashed("could not start a check process: \(String(cString: strerror(errno)))"))
         }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            return (first, .crashed("could not start a check process: \(String(cString: strerror(errno)))"))
-        }
-        let readEnd = Descriptor.high(ends[0]), writeEnd = Descriptor.high(ends[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
-        defer { close(readEnd) }
-        let inputHigh = Descriptor.high(dup(inputFD))
-        defer { close(inputHigh) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inputHigh, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 3)
-        let arguments = [executable, CheckChild.childCommand]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        // A crashing child should not wait for Swift's backtracer.
-        var environment: [UnsafeMutablePointer<CChar>?] = []
-        var pointer = environ
-        var hasBacktraceSetting = false
-        while let entry = pointer.pointee {
-            if strncmp(entry, "SWIFT_BACKTRACE=", 16) == 0 { hasBacktraceSetting = true }
-            environment.append(strdup(entry))
-            pointer += 1
-        }
-        if !hasBacktraceSetting { environment.append(strdup("SWIFT_BACKTRACE=enable=no")) }
-        environment.append(nil)
-        defer { for pointer in environment { free(pointer) } }
-        let status = posix_spawn(&pid, executable, &actions, nil, &argv, &environment)
-        close(writeEnd)
-        guard status == 0 else {
-            return (first, .crashed("could not start a check process (\(executable)): \(String(cString: strerror(status)))"))
-        }
         var current: Int?
         var reported = first
-        var deadline = PluginScanner.now() + startAllowance + hangLimit
-        var timedOut = false
-        var malformed = false
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        reading: while true {
-            let remaining = deadline - PluginScanner.now()
-            if remaining <= 0 {
-                timedOut = true
-                kill(pid, SIGKILL)
-                break
-            }
-            var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&entry, 1, Int32(min(remaining * 1000 + 1, 60_000)))
-            if ready < 0 { if errno == EINTR { continue }; kill(pid, SIGKILL); break }
-            if ready == 0 { continue }
-            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; break }
-            if count == 0 { break }
-            pending += buffer[0..<count]
-            var consumed = 0
-            while let newline = pending[consumed...].firstIndex(of: 0x0A) {
-                let line = pending[consumed..<newline]
-                consumed = newline + 1
-                guard let kind = line.first else { continue }
-                switch kind {
-                case UInt8(ascii: "B"):
-                    current = Int(String(decoding: line.dropFirst(2), as: UTF8.self))
-                    deadline = PluginScanner.now() + hangLimit
-                case UInt8(ascii: "T"):
-                    deadline = PluginScanner.now() + hangLimit
-                case UInt8(ascii: "O"):
-                    guard let index = current, index >= first, index < setup.operations.count,
-                          let observation = try? JSONDecoder().decode(CheckObservation.self, from: Data(line.dropFirst(2))) else {
-                        continue
-                    }
-                    result.observations[index] = observation
-                    reported = index + 1
-                    current = nil
-                    deadline = PluginScanner.now() + hangLimit
-                    if reported == setup.operations.count { break reading }
-                default: continue
+        var child = ReportingChild(executable: executable, arguments: [CheckChild.childCommand], input: inputFD)
+        child.quietBacktraces = true
+        child.maximumLine = Self.maximumLine
+        let outcome = child.run(deadline: PluginScanner.now() + startAllowance + hangLimit) { line, deadline in
+            guard let kind = line.first else { return true }
+            switch kind {
+            case UInt8(ascii: "B"):
+                current = Int(String(decoding: line.dropFirst(2), as: UTF8.self))
+                deadline = PluginScanner.now() + hangLimit
+            case UInt8(ascii: "T"):
+                deadline = PluginScanner.now() + hangLimit
+            case UInt8(ascii: "O"):
+                guard let index = current, index >= first, index < setup.operations.count,
+                      let observation = try? JSONDecoder().decode(CheckObservation.self, from: Data(line.dropFirst(2))) else {
+                    return true
                 }
+                result.observations[index] = observation
+                reported = index + 1
+                current = nil
+                deadline = PluginScanner.now() + hangLimit
+                if reported == setup.operations.count { return false }
+            default: break
             }
-            pending.removeFirst(consumed)
-            // Reports are short lines; the plugin shares the child and could write on the pipe.
-            if pending.count > Self.maximumLine {
-                kill(pid, SIGKILL)
-                malformed = true
-                break
-            }
+            return true
         }
-        var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) < 0 && errno == EINTR {}
+        let ending: ReportingChild.Ending
+        switch outcome {
+        case .failure(let failure):
+            return (first, .crashed(failure.spawning
+                ? "could not start a check process (\(executable)): \(failure.reason)"
+                : "could not start a check process: \(failure.reason)"))
+        case .success(let value): ending = value
+        }
         if reported == setup.operations.count { return (nil, nil) }
         let stopped = current ?? reported
-        if timedOut { return (stopped, .hung(hangLimit)) }
-        if malformed { return (stopped, .crashed("sent a malformed report")) }
-        return (stopped, .crashed(PluginScanner.describe(exitStatus)))
+        switch ending {
+        case .timedOut: return (stopped, .hung(hangLimit))
+        case .malformed: return (stopped, .crashed("sent a malformed report"))
+        case .exited(let status): return (stopped, .crashed(PluginScanner.describe(status)))
+        }
     }
 }
