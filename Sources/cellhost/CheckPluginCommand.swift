@@ -13,47 +13,28 @@ extension CommandLineTool {
         var widths: [Int] = []
         var timeout: Int?
         var memory: Int?
-        var index = 0
-        var onlyFiles = false
-        func value(_ flag: String, _ inline: String?) throws -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost check-plugin --help)") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            if onlyFiles || !argument.hasPrefix("-") || argument == "-" {
-                files.append(argument)
-                index += 1
-                continue
-            }
-            if argument == "--" { onlyFiles = true; index += 1; continue }
-            var flag = argument
-            var inline: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
+        var help = false
+        try ArgumentScanner(arguments: arguments, command: "check-plugin").scan(stopAtHelp: true,
+                                                                               operand: { files.append($0) }) { flag, value in
             switch flag {
-            case "--help", "-h": printOut(Help.checkPlugin); return 0
+            case "--help": help = true
             case "--json": json = true
             case "--allow-insecure-plugins": allowInsecure = true
-            case "--plugin-path": pluginPaths.append(try value(flag, inline))
+            case "--plugin-path": pluginPaths.append(try value())
             case "--width":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let width = Int(text), width >= 1, width <= 1000 else {
                     throw UsageError(message: "--width must be a whole number from 1 to 1000, not '\(text)'")
                 }
                 widths.append(width)
             case "--timeout":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let milliseconds = Int(text), milliseconds >= 1, milliseconds <= 3_600_000 else {
                     throw UsageError(message: "--timeout must be a number of milliseconds from 1 to 3600000, not '\(text)'")
                 }
                 timeout = milliseconds
             case "--plugin-memory":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let mebibytes = Int(text), mebibytes >= 64, mebibytes <= 1 << 20 else {
                     throw UsageError(message: "--plugin-memory must be a number of MiB from 64 to 1048576, not '\(text)'")
                 }
@@ -61,8 +42,8 @@ extension CommandLineTool {
             default:
                 throw UsageError(message: "unknown option '\(flag)' for 'check-plugin' (see cellhost check-plugin --help)")
             }
-            index += 1
         }
+        if help { printOut(Help.checkPlugin); return 0 }
         guard let file = files.first else { throw UsageError(message: "check-plugin needs a plugin file (see cellhost check-plugin --help)") }
         guard files.count == 1 else { throw UsageError(message: "check-plugin checks one plugin file, not \(files.count)") }
         var info = stat()

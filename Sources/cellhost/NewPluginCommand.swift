@@ -14,38 +14,29 @@ struct NewPluginCommand {
 
     static func parse(_ arguments: [String]) throws -> NewPluginCommand? {
         var command = NewPluginCommand()
-        var index = 0
-        func value(_ flag: String) throws -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost new-plugin --help)") }
-            return arguments[index]
+        var help = false
+        func unexpected(_ argument: String) -> UsageError {
+            UsageError(message: "new-plugin: unexpected argument '\(argument)' (see cellhost new-plugin --help)")
         }
-        while index < arguments.count {
-            var argument = arguments[index]
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                inline = String(argument[argument.index(after: equals)...])
-                argument = String(argument[..<equals])
-            }
-            switch argument {
-            case "-h", "--help": return nil
+        try ArgumentScanner(arguments: arguments, command: "new-plugin").scan(stopAtHelp: true, operand: { name in
+            guard command.name.isEmpty else { throw unexpected(name) }
+            command.name = name
+        }) { flag, value in
+            switch flag {
+            case "--help": help = true
             case "--lang":
-                let given = try inline ?? value(argument)
+                let given = try value()
                 guard let language = PluginTemplate.Language(rawValue: given) else {
                     throw UsageError(message: "--lang must be c or swift, not '\(given)'")
                 }
                 command.language = language
-            case "--type": command.messageType = try inline ?? value(argument)
-            case "--output": command.output = try inline ?? value(argument)
-            case "--sdk": command.sdk = try inline ?? value(argument)
-            default:
-                guard !argument.hasPrefix("-"), command.name.isEmpty else {
-                    throw UsageError(message: "new-plugin: unexpected argument '\(argument)' (see cellhost new-plugin --help)")
-                }
-                command.name = argument
+            case "--type": command.messageType = try value()
+            case "--output": command.output = try value()
+            case "--sdk": command.sdk = try value()
+            default: throw unexpected(flag)
             }
-            index += 1
         }
+        if help { return nil }
         guard !command.name.isEmpty else { throw UsageError(message: "new-plugin needs a NAME (see cellhost new-plugin --help)") }
         return command
     }

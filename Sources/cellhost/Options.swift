@@ -32,29 +32,7 @@ struct Options {
     /// Parses `arguments` accepting only the flags in `allowed`.
     static func parse(_ arguments: [String], allowed: Set<String>, command: String) throws -> Options {
         var options = Options()
-        var index = 0
-        var onlyFiles = false
-        func value(_ flag: String, _ inline: String?) throws -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError(message: "\(flag) needs a value (see cellhost \(command) --help)") }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
-            if onlyFiles || argument == "-" || !argument.hasPrefix("-") {
-                options.files.append(argument)
-                index += 1
-                continue
-            }
-            if argument == "--" { onlyFiles = true; index += 1; continue }
-            var flag = argument
-            var inline: String?
-            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            if flag == "-h" { flag = "--help" }
+        try ArgumentScanner(arguments: arguments, command: command).scan(operand: { options.files.append($0) }) { flag, value in
             guard allowed.contains(flag) else {
                 throw UsageError(message: "unknown option '\(flag)' for '\(command)' (see cellhost \(command) --help)")
             }
@@ -63,35 +41,35 @@ struct Options {
             case "--json": options.json = true
             case "--verbose": options.verbose = true
             case "--rescan": options.rescan = true
-            case "--isolation": options.isolation = try value(flag, inline)
+            case "--isolation": options.isolation = try value()
             case "--plugin-timeout":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let milliseconds = Int(text), milliseconds > 0, milliseconds <= 3_600_000 else {
                     throw UsageError(message: "--plugin-timeout must be a number of milliseconds from 1 to 3600000, not '\(text)'")
                 }
                 options.pluginTimeout = milliseconds
             case "--plugin-memory":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let mebibytes = Int(text), mebibytes >= 64, mebibytes <= 1 << 20 else {
                     throw UsageError(message: "--plugin-memory must be a number of MiB from 64 to 1048576, not '\(text)'")
                 }
                 options.pluginMemory = mebibytes
             case "--allow-insecure-plugins": options.allowInsecurePlugins = true
-            case "--format": options.format = try value(flag, inline)
+            case "--format": options.format = try value()
             case "--width":
-                let text = try value(flag, inline)
+                let text = try value()
                 guard let width = Int(text), width > 0 else { throw UsageError(message: "--width must be a positive number, not '\(text)'") }
                 options.width = width
             case "--max-rows":
-                options.maxRows = try limit(flag, try value(flag, inline), maximum: OutputLimits.maximumRows)
+                options.maxRows = try limit(flag, try value(), maximum: OutputLimits.maximumRows)
             case "--max-bytes":
-                options.maxBytes = try limit(flag, try value(flag, inline), maximum: OutputLimits.maximumBytes)
-            case "--me": options.me = try value(flag, inline)
-            case "--renderer": options.renderers.append(try value(flag, inline))
-            case "--plugin-path": options.pluginPaths.append(try value(flag, inline))
-            case "--color": options.color = try value(flag, inline)
+                options.maxBytes = try limit(flag, try value(), maximum: OutputLimits.maximumBytes)
+            case "--me": options.me = try value()
+            case "--renderer": options.renderers.append(try value())
+            case "--plugin-path": options.pluginPaths.append(try value())
+            case "--color": options.color = try value()
             case "--images":
-                let text = try value(flag, inline)
+                let text = try value()
                 if text == "sixels" || text == "kitty" {
                     throw UsageError(message: "--images \(text) is not supported: cellhost writes only sanitized text, never a "
                         + "terminal graphics protocol; use --images symbols (the default) or none")
@@ -101,11 +79,10 @@ struct Options {
                 }
                 options.images = mode
             case "--image-rows":
-                options.imageRows = try limit(flag, try value(flag, inline), maximum: 200)
-            case "--media-dir": options.mediaDirectory = try value(flag, inline)
+                options.imageRows = try limit(flag, try value(), maximum: 200)
+            case "--media-dir": options.mediaDirectory = try value()
             default: break
             }
-            index += 1
         }
         return options
     }
@@ -116,5 +93,48 @@ struct Options {
             throw UsageError(message: "\(flag) must be a whole number from 1 to \(maximum), not '\(text)'")
         }
         return number
+    }
+}
+
+/// Walks a command's arguments the way every subcommand reads them: operands
+/// (files, names, and `-`), `--flag VALUE` and `--flag=VALUE`, `--` ending
+/// the options, `-h` meaning `--help`.
+struct ArgumentScanner {
+    let arguments: [String]
+    /// Named in "needs a value (see cellhost COMMAND --help)".
+    let command: String
+
+    /// Calls `operand` for each operand and `option` for each flag, with a
+    /// function that takes the flag's value (inline, or the next argument).
+    /// With `stopAtHelp`, nothing after `--help` is read.
+    func scan(stopAtHelp: Bool = false, operand: (String) throws -> Void,
+              option: (String, () throws -> String) throws -> Void) throws {
+        var index = 0
+        var onlyOperands = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyOperands || argument == "-" || !argument.hasPrefix("-") {
+                try operand(argument)
+                continue
+            }
+            if argument == "--" { onlyOperands = true; continue }
+            var flag = argument
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                flag = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            if flag == "-h" { flag = "--help" }
+            try option(flag) {
+                if let inline { return inline }
+                guard index < arguments.count else {
+                    throw UsageError(message: "\(flag) needs a value (see cellhost \(command) --help)")
+                }
+                index += 1
+                return arguments[index - 1]
+            }
+            if stopAtHelp && flag == "--help" { return }
+        }
     }
 }
