@@ -63,7 +63,7 @@ final class PluginABIDocsTests: EndToEndTestCase {
         ("descriptor_id_null", "descriptor_id_null.c", nil, []),
         ("descriptor_id_empty", "descriptor_id_empty.c", nil, []),
         ("descriptor_classes_null", "descriptor_classes_null.c", nil, []),
-        ("oddsize", nil, oddSizeSource, []),
+        ("oddsize", "odd_struct_sizes.c", nil, []),
         ("duplicate_id_a", "duplicate_id.c", nil, []),
         ("duplicate_id_b", "duplicate_id.c", nil, []),
         ("hostile_ctor_segv", "hostile.c", nil, ["-DCTOR_SEGV"]),
@@ -184,23 +184,6 @@ final class PluginABIDocsTests: EndToEndTestCase {
     }
 
     // MARK: - Sources kept here
-
-    /// Two classes whose struct_size differ: the descriptor is invalid.
-    static let oddSizeSource = """
-    #include <cellhost/cellhost.h>
-    static int32_t render(cellhost_object *s, cellhost_sel c, const cellhost_message *m,
-                          const cellhost_context *x, cellhost_builder *o) { return CELLHOST_DECLINED; }
-    static const cellhost_method methods[] = { CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render) };
-    static const cellhost_class classes[] = {
-        { .struct_size = sizeof(cellhost_class), .name = "FirstCell", .methods = methods, .method_count = 1 },
-        { .struct_size = sizeof(cellhost_class) - 8, .name = "SecondCell", .methods = methods, .method_count = 1 },
-    };
-    static const cellhost_plugin_descriptor descriptor = {
-        .abi = CELLHOST_ABI_VERSION_INIT, .struct_size = sizeof descriptor, .id = "test.oddsize", .version = "1",
-        .classes = classes, .class_count = 2,
-    };
-    CELLHOST_EXPORT const cellhost_plugin_descriptor *cellhost_plugin_entry(void) { return &descriptor; }
-    """
 
     /// LicensedCell (rank 100, for "text") whose init refuses: the failure
     /// shows when a text message first needs the class.
