@@ -326,4 +326,20 @@ final class FileTypeTests: EndToEndTestCase {
         let result = try run(["check-plugin", plugin.path], env: defaultEnvironment, timeout: 120)
         XCTAssertEqual(result.status, 0, "stdout:\n\(result.stdout)\nstderr:\n\(result.stderr)")
     }
+
+    func test_mediaDirThatIsNotADirectory_isAUsageErrorNamingIt() throws {
+        let file = try writeFile("plain.txt", Data("x".utf8), in: scratchDir)
+        let result = try run(["render", "-", "--media-dir", file.path], env: defaultEnvironment,
+                             stdin: Data(#"{"type":"text","text":"hi"}"#.utf8 + [0x0A]))
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "cellhost: --media-dir \(file.path): not a directory\n")
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func test_imagesKitty_isRefusedSayingWhy() throws {
+        let result = try run(["render", "-", "--images", "kitty"], env: defaultEnvironment, stdin: Data())
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "cellhost: --images kitty is not supported: cellhost writes only sanitized text, "
+                       + "never a terminal graphics protocol; use --images symbols (the default) or none\n")
+    }
 }
