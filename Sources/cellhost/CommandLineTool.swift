@@ -157,7 +157,7 @@ struct CommandLineTool {
                                                              "--plugin-path", "--color", "--verbose",
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
                                                              "--plugin-memory", "--max-rows", "--max-bytes",
-                                                             "--images", "--image-rows", "--media-dir"], command: "render")
+                                                             "--images", "--image-rows", "--media-dir", "--from"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         var format: OutputFormat?
         if let name = options.format {
@@ -170,16 +170,14 @@ struct CommandLineTool {
             throw UsageError(message: "--color must be auto, always or never, not '\(options.color)'")
         }
         let files = options.files.isEmpty ? ["-"] : options.files
-        var readable: [(name: String, fd: Int32)] = []
+        var readable: [(name: String, fd: Int32, isDirectory: Bool)] = []
         for file in files {
-            if file == "-" { readable.append(("<stdin>", 0)); continue }
+            if file == "-" { readable.append(("<stdin>", 0, false)); continue }
             let fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw UsageError(message: "\(file): \(String(cString: strerror(errno)))") }
             var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                throw UsageError(message: "\(file): is a directory")
-            }
-            readable.append((file, fd))
+            let isDirectory = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            readable.append((file, fd, isDirectory))
         }
         let (host, _) = try makeHost(options)
         let isolation = try isolationSettings(options)
@@ -207,29 +205,15 @@ struct CommandLineTool {
         CrashHandler.install(for: pipeline)
         CrashHandler.watch(host.runtime.callProgress, timeout: isolation.hostTimeout)
         var invalid = 0
-        for (name, fd) in readable {
+        // When the input would wait (a live stream), have the output written first.
+        // Once a write to stdout failed, stop reading: nothing more can be shown.
+        let reader = ChatReader(format: options.from, options: ImportOptions(me: options.me), verbose: options.verbose,
+                                beforeRead: { fd in if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
+                                isCancelled: { output.failed })
+        for (name, fd, isDirectory) in readable {
             pipeline.source = name
-            pipeline.baseDirectory = mediaDirectory ?? (fd == 0 ? .current : BaseDirectory(containing: name))
-            // When the input would wait (a live stream), have the output written first.
-            // Once a write to stdout failed, stop reading: nothing more can be shown.
-            let reader = InputReader(fd: fd, beforeRead: { if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
-                                     isCancelled: { output.failed })
-            do {
-                try reader.read(record: { record in
-                    do {
-                        try pipeline.submit(record.bytes, line: record.line)
-                    } catch {
-                        invalid += 1
-                        pipeline.report("\(name):\(record.line): \(error)")
-                    }
-                }, problem: { problem in
-                    invalid += 1
-                    pipeline.report("\(name):\(problem.line): \(problem.reason)")
-                })
-            } catch {
-                invalid += 1
-                pipeline.report("\(name): \(error)")
-            }
+            pipeline.baseDirectory = mediaDirectory ?? (fd == 0 ? .current : isDirectory ? BaseDirectory(path: name) : BaseDirectory(containing: name))
+            invalid += isDirectory ? reader.read(directory: name, into: pipeline) : reader.read(name: name, fd: fd, into: pipeline)
             if fd != 0 { close(fd) }
             if output.failed { break }
         }

@@ -28,6 +28,7 @@ struct Options {
     var images: ImageMode?
     var imageRows: Int?
     var mediaDirectory: String?
+    var from: ImportFormat?
 
     /// Parses `arguments` accepting only the flags in `allowed`.
     static func parse(_ arguments: [String], allowed: Set<String>, command: String) throws -> Options {
@@ -81,6 +82,12 @@ struct Options {
             case "--image-rows":
                 options.imageRows = try limit(flag, try value(), maximum: 200)
             case "--media-dir": options.mediaDirectory = try value()
+            case "--from":
+                let text = try value()
+                guard let format = ImportFormat(rawValue: text) else {
+                    throw UsageError(message: "--from must be one of \(ImportFormat.names), not '\(text)'")
+                }
+                options.from = format
             default: break
             }
         }

@@ -73,6 +73,10 @@ public final class RenderPipeline: @unchecked Sendable {
     public var source = "<stdin>"
     /// The directory relative media paths in those records resolve against.
     public var baseDirectory = BaseDirectory.current
+    /// Records submitted whose `time` could not be read, and the first of
+    /// them (line and text); the caller resets them per input to report them.
+    public var unreadableTimes = 0
+    public var firstUnreadableTime: (line: Int, text: String)?
 
     /// Stage one for a record, then queues it. Throws `JSONSyntaxError` when
     /// the record is not a JSON object (nothing is queued then). A record
@@ -92,6 +96,10 @@ public final class RenderPipeline: @unchecked Sendable {
         } catch {
             acquired -= 1
             throw error
+        }
+        if let text = slot.message.unreadableTime {
+            unreadableTimes += 1
+            if firstUnreadableTime == nil { firstUnreadableTime = (line, text) }
         }
         if done && unresolved.isEmpty && inFlight == nil {
             session.complete(slot)

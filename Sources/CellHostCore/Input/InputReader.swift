@@ -28,6 +28,8 @@ public struct InputReader {
     public static let maximumRecordBytes = 16 << 20
 
     let fd: Int32
+    /// Bytes already read from `fd` (to detect the input's format) that come first.
+    let prefix: [UInt8]
     /// The record size limit of this reader (`maximumRecordBytes` unless a test sets a smaller one).
     let recordLimit: Int
     /// Called before each read that may block, so output is flushed while
@@ -37,12 +39,13 @@ public struct InputReader {
     /// once (the output failed, nothing more can be shown).
     let isCancelled: () -> Bool
 
-    public init(fd: Int32, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
-        self.init(fd: fd, recordLimit: InputReader.maximumRecordBytes, beforeRead: beforeRead, isCancelled: isCancelled)
+    public init(fd: Int32, prefix: [UInt8] = [], beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
+        self.init(fd: fd, prefix: prefix, recordLimit: InputReader.maximumRecordBytes, beforeRead: beforeRead, isCancelled: isCancelled)
     }
 
-    init(fd: Int32, recordLimit: Int, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
+    init(fd: Int32, prefix: [UInt8] = [], recordLimit: Int, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
         self.fd = fd
+        self.prefix = prefix
         self.recordLimit = max(1, recordLimit)
         self.beforeRead = beforeRead
         self.isCancelled = isCancelled
@@ -51,8 +54,9 @@ public struct InputReader {
     /// Reads to the end, calling `record` for each complete record and `problem`
     /// for each one that cannot be delivered (too long, unterminated array).
     public func read(record: (InputRecord) -> Void, problem: (InputError) -> Void) throws {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var filled = 0
+        var buffer = prefix
+        buffer.append(contentsOf: repeatElement(0, count: max(1 << 16, prefix.count * 2) - prefix.count))
+        var filled = prefix.count
         var consumed = 0
         var lineNumber = 1
         var mode: Mode = .undecided

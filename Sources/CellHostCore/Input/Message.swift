@@ -21,6 +21,9 @@ public final class Message {
     public internal(set) var senderName = ""
     /// Seconds since the epoch, when the message has a usable time.
     public internal(set) var time: Double?
+    /// The `time` field when it is there but could not be read (a short
+    /// excerpt), so a run can report it rather than drop it silently.
+    public internal(set) var unreadableTime: String?
     public internal(set) var status = DeliveryStatus.none
     public internal(set) var isOutgoing = false
     public internal(set) var isEdited = false
@@ -69,14 +72,22 @@ public final class Message {
             senderName = ""
         }
         if senderName.isEmpty { senderName = senderID }
-        // Outside years 1–9999, or an impossible date: no time (MessageTime).
+        // Outside years 1–9999, or an impossible date: no time (MessageTime),
+        // and the field is kept as unreadable so the run can report it.
         time = fields.time.flatMap { node -> Double? in
             if let seconds = document.number(node) { return MessageTime.validated(seconds) }
-            if let range = document.rawString(node) {
-                return document.bytes.withUnsafeBufferPointer { RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }
+            if let range = document.rawString(node),
+               let zoned = document.bytes.withUnsafeBufferPointer({ RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }) {
+                return zoned
             }
-            return document.string(node).flatMap(RFC3339.parse)
+            // Zone-less local time, seconds as text, or an escaped spelling.
+            return document.string(node).flatMap(ImportTime.parse)
         }.flatMap(MessageTime.validated)
+        unreadableTime = nil
+        if time == nil, let node = fields.time, document.kind(node) != .null {
+            let text = document.string(node) ?? document.number(node).map { "\($0)" } ?? "a value that is not a time"
+            unreadableTime = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        }
         status = fields.status.map(Message.status(document)) ?? .none
         if let direction = fields.direction, document.stringEquals(direction, "outgoing") {
             isOutgoing = true

@@ -1,0 +1,10 @@
+extension ImportFormat {
+    /// The importer of the format; nil for CellHost's own JSON Lines, which
+    /// the render path reads directly.
+    var importer: ChatImporter.Type? {
+        switch self {
+        case .cellhost: return nil
+        case .telegram, .matrix, .discord, .slack, .whatsapp: return nil
+        }
+    }
+}
