@@ -140,7 +140,7 @@ struct CommandLineTool {
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
                                                              "--plugin-memory", "--max-rows", "--max-bytes",
                                                              "--images", "--image-rows", "--media-dir", "--from",
-                                                             "--paging", "--bubble-width"], command: "render")
+                                                             "--paging", "--bubble-width", "--width-mode"], command: "render")
         if options.help { printOut(Help.render); return 0 }
         options = try RenderDefaults(config: try configFile(), environment: environment).apply(to: options)
         var format: OutputFormat?
@@ -167,6 +167,7 @@ struct CommandLineTool {
         var settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
                                               isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
         settings.bubbleWidth = options.bubbleWidth ?? OutputSettings.defaultBubbleWidth
+        settings.widthMode = options.widthMode.flatMap(WidthMode.init(rawValue:)) ?? WidthMode.auto(environment: environment)
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
         let pager = startPager(options.paging ?? .auto, inputs: readable.map(\.fd))
         let output = OutputBuffer(fd: pager?.fd ?? self.output.fd)

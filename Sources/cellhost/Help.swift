@@ -17,8 +17,8 @@ enum Help {
       cellhost --version
 
     Run 'cellhost COMMAND --help' for a command's options. Defaults for render can be
-    set in ~/.config/cellhost/config under [render] (me, width, color, paging, images,
-    bubble-width, isolation, plugin-timeout, plugin-memory).
+    set in ~/.config/cellhost/config under [render] (me, width, color, paging,
+    width-mode, images, bubble-width, isolation, plugin-timeout, plugin-memory).
 
     """
 
@@ -49,6 +49,10 @@ enum Help {
                                 auto: when stdout is a terminal and the input is no
                                 live stream)
       --bubble-width N          the most columns a message bubble takes (default 100)
+      --width-mode grapheme|wcwidth|auto
+                                measure text by grapheme cluster (kitty, WezTerm,
+                                foot) or code point by code point (tmux, xterm, VTE);
+                                auto (the default) picks by TERM_PROGRAM and TERM
       --max-rows N              rows of content per message (default 1000); the
                                 rest becomes one '… N more lines' row
       --max-bytes N             bytes of content per message (default 1048576)

@@ -19,6 +19,8 @@ struct Options {
     var color: ColorChoice?
     var paging: Paging?
     var bubbleWidth: Int?
+    /// `--width-mode`: a `WidthMode` name or `auto`.
+    var widthMode: String?
     var json = false
     var verbose = false
     var help = false
@@ -85,6 +87,12 @@ struct Options {
                     throw UsageError(message: "--paging must be auto, always or never, not '\(text)'")
                 }
                 options.paging = paging
+            case "--width-mode":
+                let text = try value()
+                guard text == "auto" || WidthMode(rawValue: text) != nil else {
+                    throw UsageError(message: "--width-mode must be grapheme, wcwidth or auto, not '\(text)'")
+                }
+                options.widthMode = text
             case "--bubble-width":
                 options.bubbleWidth = try limit(flag, try value(), minimum: OutputSettings.minimumWidth, maximum: OutputSettings.maximumWidth)
             case "--images":

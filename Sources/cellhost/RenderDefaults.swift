@@ -30,6 +30,7 @@ struct RenderDefaults {
         merged.paging = options.paging ?? defaults.paging
         merged.images = options.images ?? defaults.images
         merged.bubbleWidth = options.bubbleWidth ?? defaults.bubbleWidth
+        merged.widthMode = options.widthMode ?? defaults.widthMode
         merged.isolation = options.isolation ?? defaults.isolation
         merged.pluginTimeout = options.pluginTimeout ?? defaults.pluginTimeout
         merged.pluginMemory = options.pluginMemory ?? defaults.pluginMemory

@@ -40,12 +40,16 @@ public struct OutputSettings: Sendable, Equatable {
     /// The most columns a message bubble takes (it also takes at most four
     /// fifths of `width`, or all of it under 30 columns).
     public var bubbleWidth: Int
+    /// How text is measured (the terminal's way; see `WidthMode`).
+    public var widthMode: WidthMode
 
-    public init(format: OutputFormat, depth: ColorDepth, width: Int, bubbleWidth: Int = OutputSettings.defaultBubbleWidth) {
+    public init(format: OutputFormat, depth: ColorDepth, width: Int, bubbleWidth: Int = OutputSettings.defaultBubbleWidth,
+                widthMode: WidthMode = .grapheme) {
         self.format = format
         self.depth = depth
         self.width = width
         self.bubbleWidth = bubbleWidth
+        self.widthMode = widthMode
     }
 
     /// About what reads comfortably: long lines of a wide terminal are hard to follow.
