@@ -19,6 +19,7 @@ enum WhatsAppAttachment {
     static func find(_ body: String) -> Found? {
         let firstLine = body.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
         let head = firstLine.first.map(String.init) ?? ""
+        guard head.utf8.count <= 2048 else { return nil }
         let rest = firstLine.count > 1 ? String(firstLine[1]) : nil
         let plain = String(head.unicodeScalars.filter { $0 != "\u{200E}" }).trimmingSpaces.core
         if omitted.contains(plain) {

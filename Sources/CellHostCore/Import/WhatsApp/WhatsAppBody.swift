@@ -20,6 +20,11 @@ enum WhatsAppBody {
             }
             return
         }
+        // Notices, polls and locations are short: a long text is only text.
+        guard text.utf8.count <= 4096 else {
+            message.text = WhatsAppText.markup(text)
+            return
+        }
         let plain = String(text.unicodeScalars.filter { $0 != "\u{200E}" }).trimmingSpacesSubstring
         let sentence = plain.hasSuffix(".") ? plain.dropLast() : plain
         if deletedNotices.contains(String(sentence)) {

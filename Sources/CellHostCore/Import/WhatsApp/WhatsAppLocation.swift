@@ -5,7 +5,7 @@ enum WhatsAppLocation {
     /// The location and the link, or nil when `text` is not one line made
     /// of an optional label and a map link with readable coordinates.
     static func parse(_ text: String) -> (location: ImportedMessage.Location, url: String)? {
-        guard !text.contains("\n"), text.utf8.count <= 4096,
+        guard text.utf8.count <= 4096, !text.contains("\n"),
               let start = starts.compactMap({ text.firstRange(of: $0)?.lowerBound }).min() else { return nil }
         let url = text[start...]
         guard !url.contains(" "), let (latitude, longitude) = coordinates(url) else { return nil }

@@ -63,7 +63,7 @@ enum WhatsAppSender {
     }
 
     /// Quotation marks, which names do not have and subjects in system lines do.
-    private static let quotes: Set<Character> = ["\"", "“", "”", "„", "«", "»"]
+    static let quotes: Set<Character> = ["\"", "“", "”", "„", "«", "»"]
 
     /// A name without the invisible direction marks WhatsApp puts around
     /// phone numbers (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), so

@@ -13,18 +13,24 @@ enum WhatsAppSystemLine {
     /// `created`, `added`, `removed`, `joined`, `left`, `subject`,
     /// `description`, `icon`, `number`, `admin`, `pin` and `call`.
     static func event(_ text: String) -> String? {
+        // System lines are one short sentence.
+        guard text.utf8.count <= 1024 else { return nil }
         if notices.contains(where: { text.hasPrefix($0) }) { return "notice" }
         for phrase in encryption {
             if let range = text.firstRange(of: phrase), !text[..<range.lowerBound].contains(": ") { return "notice" }
         }
         if calls.contains(where: { text.hasPrefix($0) }) { return "call" }
+        // The phrase that comes first names the event: `Alice changed the
+        // subject to "Bob added sugar"` is a subject change.
+        var first: (event: String, at: String.Index)?
         for (event, phrases) in actions {
             for phrase in phrases {
-                guard let range = text.firstRange(of: phrase) else { continue }
-                let actor = text[..<range.lowerBound]
-                if isName(actor) { return event }
+                guard let range = text.firstRange(of: phrase), first.map({ range.lowerBound < $0.at }) ?? true,
+                      isName(text[..<range.lowerBound]) else { continue }
+                first = (event, range.lowerBound)
             }
         }
+        if let first { return first.event }
         for (event, suffixes) in endings {
             for suffix in suffixes where text.hasSuffix(suffix) {
                 if isName(text.dropLast(suffix.count)) { return event }
@@ -34,10 +40,11 @@ enum WhatsAppSystemLine {
     }
 
     /// A name as system lines write it (`Alice`, `You`, `+1 555 0100`): not
-    /// empty, not too long, and with no `": "` (which would make the line a
-    /// message from whoever is before it).
+    /// empty, not too long, with no `": "` (which would make the line a
+    /// message from whoever is before it) and no quotation mark.
     private static func isName(_ text: Substring) -> Bool {
         !text.isEmpty && text.utf8.count <= 256 && !text.contains(": ") && !text.contains("\n")
+            && !text.contains(where: { WhatsAppSender.quotes.contains($0) })
     }
 
     /// Phrases of the end-to-end encryption notice, in several languages.
