@@ -288,9 +288,10 @@ final class InputErrorTests: EndToEndTestCase {
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line:\n\(run.stderr)")
     }
 
-    func test_directoryAsInput_exitsTwo() throws {
-        let run = try renderRaw([scratchDir.path, "--format", "json"], expectStatus: 2)
-        XCTAssertTrue(run.diagnostics.contains { $0.contains(scratchDir.path) }, run.stderr)
+    func test_aDirectoryThatIsNotASlackExport_isReportedAndExitsOne() throws {
+        let run = try renderRaw([scratchDir.path, "--format", "json"], expectStatus: 1)
+        XCTAssertEqual(run.diagnostics, ["cellhost: \(scratchDir.path): not a chat CellHost can read: it is a directory "
+                                         + "without users.json or channels.json (only a Slack export is read as a directory)"])
     }
 
     func test_unknownFormat_exitsTwo() throws {
