@@ -183,7 +183,7 @@ final class WhatsAppImporterTests: XCTestCase {
         XCTAssertEqual(run.texts, ["one"])
         XCTAssertEqual(run.problems.count, 1)
         XCTAssertEqual(run.problems.first?.line, 1)
-        XCTAssertEqual(run.problems.first?.reason, "2 lines up to line 2 are not part of a message (no date and time starts a message before them); left out")
+        XCTAssertEqual(run.problems.first?.reason, "2 lines up to line 2 come before the first message (no date and time starts them); left out")
     }
 
     func testTruncatedLastLineIsKeptAsPartOfTheLastMessage() throws {

@@ -75,12 +75,17 @@ final class WhatsAppImportTests: EndToEndTestCase {
         }
     }
 
-    func testAStreamIsReadLikeTheFile() throws {
-        let file = try renderRaw(["android-es.txt", "--format", "json", "--verbose"], currentDirectory: fixtures)
-        let data = try Data(contentsOf: fixtures.appendingPathComponent("android-es.txt"))
-        let stream = try renderRaw(["--format", "json", "--verbose"], stdin: data, currentDirectory: fixtures)
-        XCTAssertEqual(stream.text, file.text)
-        XCTAssertTrue(stream.stderr.contains("<stdin>: 10 messages imported; dates read day first (as \"15/04/26, 8:00\u{202F}p.\u{00A0}m.\" on line 10 shows)"), stream.stderr)
+    func testAPipeIsReadLikeTheFile() throws {
+        let file = try renderRaw(["android-es.txt", "--format", "json"], currentDirectory: fixtures)
+        let outURL = scratchDir.appendingPathComponent("piped.jsonl")
+        try Data().write(to: outURL)
+        let out = try FileHandle(forWritingTo: outURL)
+        let path = fixtures.appendingPathComponent("android-es.txt").path
+        let piped = try runShell(#"cat '\#(path)' | "$CELLHOST" render --format json --verbose"#, stdout: out, env: ["TZ": "UTC"])
+        try out.close()
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: outURL), as: UTF8.self), file.text)
+        XCTAssertTrue(piped.stderr.contains("cellhost: <stdin>: 10 messages imported; dates read day first (as \"15/04/26, 8:00\u{202F}p.\u{00A0}m.\" on line 10 shows)"), piped.stderr)
     }
 
     // MARK: Media and system lines
@@ -112,10 +117,16 @@ final class WhatsAppImportTests: EndToEndTestCase {
     func testOmittedMediaIsMarkedMissing() throws {
         let android = try self.records(renderRaw(["android-en.txt", "--format", "json"], currentDirectory: fixtures))
         let ios = try self.records(renderRaw(["ios-en/_chat.txt", "--format", "json"], currentDirectory: fixtures))
-        for record in [android.first { $0.id == "L8" }, android.first { $0.id == "L18" }, ios.first { $0.id == "L8" },
-                       ios.first { $0.id == "L9" }, ios.first { $0.id == "L11" }] {
+        let expected: [(RenderRecord?, String)] = [
+            (android.first { $0.id == "L8" }, "[FILE] file\n│ missing: not included in the export"),
+            (android.first { $0.id == "L18" }, "[FILE] file\n│ missing: view-once media, never included in the export"),
+            (ios.first { $0.id == "L8" }, "[IMG] image\n│ missing: not included in the export"),
+            (ios.first { $0.id == "L9" }, "[IMG] sticker\n│ missing: not included in the export"),
+            (ios.first { $0.id == "L11" }, "[PDF] Tickets.pdf\n│ application/pdf · missing: not included in the export"),
+        ]
+        for (record, text) in expected {
             let lines = try XCTUnwrap(record).lines.joined(separator: "\n")
-            XCTAssertTrue(lines.contains("not included in the export"), lines)
+            XCTAssertTrue(lines.contains(text), lines)
         }
     }
 
@@ -139,6 +150,15 @@ final class WhatsAppImportTests: EndToEndTestCase {
         // Paths out of the export's directory are text, never files.
         XCTAssertEqual(records.first { $0.id == "L7" }?.type, "text")
         XCTAssertEqual(records.first { $0.id == "L8" }?.type, "text")
+    }
+
+    func testFromWhatsAppReadsAnExportThatStartsWithOtherLines() throws {
+        let url = try writeInput("notes.txt", bytes: Data("Exported by hand\n\n31/12/20, 10:00 - Alice: hi\n".utf8))
+        let detected = try renderRaw([url.path, "--format", "json"], expectStatus: 1)
+        XCTAssertTrue(detected.stderr.contains("not a chat CellHost can read"), detected.stderr)
+        let run = try renderRaw([url.path, "--from", "whatsapp", "--format", "json"], expectStatus: 1)
+        XCTAssertEqual(try records(run).map { $0.id ?? "" }, ["L3"])
+        XCTAssertEqual(run.diagnostics, ["cellhost: \(url.path):1: this line comes before the first message (no date and time starts it); left out"])
     }
 
     func testEnormousAndInvalidLinesCostNoOtherMessage() throws {

@@ -20,7 +20,7 @@ final class WhatsAppAssembler {
     private var line = 0
     private var body: [UInt8] = []
     private var cut = false
-    /// Lines before the first message that are not blank (first line, count).
+    /// Lines before the first message that are not blank (first, last, how many).
     private var stray: (first: Int, last: Int, count: Int)?
 
     init(sink: ImportSink, order: WhatsAppDateOrder, orderIsGuess: Bool) {
@@ -94,7 +94,8 @@ final class WhatsAppAssembler {
     private func reportStray() {
         guard let run = stray else { return }
         stray = nil
-        let lines = run.count == 1 ? "this line is" : "\(run.count) lines up to line \(run.last) are"
-        sink.problem(line: run.first, "\(lines) not part of a message (no date and time starts a message before them); left out")
+        sink.problem(line: run.first, run.count == 1
+                     ? "this line comes before the first message (no date and time starts it); left out"
+                     : "\(run.count) lines up to line \(run.last) come before the first message (no date and time starts them); left out")
     }
 }
