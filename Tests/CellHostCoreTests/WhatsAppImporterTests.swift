@@ -134,7 +134,12 @@ final class WhatsAppImporterTests: XCTestCase {
         XCTAssertEqual(dayFirst.notes, ["dates read day first: none tells the order (no day above 12), and day first is the usual order with this date style"])
         let monthFirst = try importing("01/02/20, 10:00 AM - A: x\n", file: true)
         XCTAssertEqual(monthFirst.records.first?["time"] as? Double, utc(2020, 1, 2, 10, 0))
-        XCTAssertEqual(monthFirst.notes.first?.hasPrefix("dates read month first: none tells the order"), true)
+        XCTAssertEqual(monthFirst.notes, ["dates read month first: none tells the order (no day above 12), and month first is the usual order with '/' and AM/PM"])
+        for lowercase in ["01/02/20, 10:00 pm - A: x\n", "01/02/20, 10:00\u{202F}p.\u{00A0}m. - A: x\n"] {
+            XCTAssertEqual(try importing(lowercase, file: true).records.first?["time"] as? Double, utc(2020, 2, 1, 22, 0), lowercase)
+        }
+        let stream = try importing("01/02/20, 10:00 AM - A: x\n")
+        XCTAssertEqual(stream.notes.first?.hasSuffix("with '/' and AM/PM (of the first 1 message of a stream)"), true)
     }
 
     func testAStreamGuessIsChangedByALaterDateWithAWarning() throws {

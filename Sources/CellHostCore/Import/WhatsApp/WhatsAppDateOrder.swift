@@ -23,11 +23,12 @@ enum WhatsAppDateOrder: Equatable {
         return nil
     }
 
-    /// The order when no date tells: month first for a 12-hour clock with
-    /// `/` (the United States' `12/31/20, 11:59 PM`), day first for every
-    /// other style (`31/12/2020, 23:59`, `31.12.20`, `31-12-2020`).
+    /// The order when no date tells: month first for `/` with `AM`/`PM` in
+    /// capitals (the United States' `12/31/20, 11:59 PM`), day first for
+    /// every other style (`31/12/2020, 23:59`, `31/12/20, 11:59 pm`,
+    /// `31/12/20, 11:59 p. m.`, `31.12.20`, `31-12-2020`).
     static func usual(for header: WhatsAppHeader) -> WhatsAppDateOrder {
-        header.separator == UInt8(ascii: "/") && header.clock != .twentyFourHour ? .monthFirst : .dayFirst
+        header.separator == UInt8(ascii: "/") && header.capitalMarker ? .monthFirst : .dayFirst
     }
 
     /// The time of `header` in the run's time zone (WhatsApp writes local
@@ -90,7 +91,7 @@ struct WhatsAppDateSurvey {
     func decision() -> (order: WhatsAppDateOrder, told: Bool, note: String?) {
         guard isTold else {
             guard let usual else { return (.dayFirst, false, nil) }
-            let style = usual == .monthFirst ? "a 12-hour clock and '/'" : "this date style"
+            let style = usual == .monthFirst ? "'/' and AM/PM" : "this date style"
             return (usual, false, "dates read \(usual.title): none tells the order (no day above 12), "
                     + "and \(usual.title) is the usual order with \(style)")
         }

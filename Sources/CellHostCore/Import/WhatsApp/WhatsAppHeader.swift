@@ -17,6 +17,9 @@ struct WhatsAppHeader: Equatable {
     var minute: Int
     var second: Int
     var clock: Clock
+    /// True when the marker is `AM` or `PM` in capitals with no dots, as the
+    /// United States' exports write it (others write `pm`, `p. m.`, …).
+    var capitalMarker: Bool
     /// True for iOS's `[date, time]`.
     var bracketed: Bool
     /// The date and time as written (kept as the time when it is impossible).
@@ -81,9 +84,11 @@ struct WhatsAppHeader: Equatable {
         let markerStart = i
         guard let (markerEnd, bodyStart) = terminator(line, from: i, bracketed: bracketed),
               let clock = clock(Array(line[markerStart..<markerEnd])) else { return nil }
+        let marker = line[markerStart..<markerEnd].filter { $0 != 0x20 && $0 != 0xC2 && $0 != 0xA0 && $0 != 0xE2 && $0 != 0x80 && $0 != 0xAF }
+        let capitalMarker = marker.elementsEqual("AM".utf8) || marker.elementsEqual("PM".utf8)
         return WhatsAppHeader(numbers: [first.value, second.value, third.value],
                               digits: [first.digits, second.digits, third.digits], separator: separator,
-                              hour: hour.value, minute: minute.value, second: seconds, clock: clock,
+                              hour: hour.value, minute: minute.value, second: seconds, clock: clock, capitalMarker: capitalMarker,
                               bracketed: bracketed, written: String(decoding: line[dateStart..<markerEnd], as: UTF8.self),
                               bodyStart: bodyStart)
     }

@@ -16,6 +16,7 @@ enum WhatsAppSystemLine {
         // System lines are one short sentence.
         guard text.utf8.count <= 1024 else { return nil }
         if notices.contains(where: { text.hasPrefix($0) }) { return "notice" }
+        if text.hasPrefix("You're now an admin") { return "admin" }
         for phrase in encryption {
             if let range = text.firstRange(of: phrase), !text[..<range.lowerBound].contains(": ") { return "notice" }
         }
@@ -56,7 +57,7 @@ enum WhatsAppSystemLine {
     /// Notices that start the line.
     private static let notices = [
         "Your security code with ", "Security code changed", "This chat is with a business account",
-        "You're now an admin", "You blocked this contact", "You unblocked this contact",
+        "You blocked this contact", "You unblocked this contact",
         "Disappearing messages", "This message was deleted by admin",
     ]
 
