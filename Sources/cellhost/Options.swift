@@ -16,7 +16,9 @@ struct Options {
     var me: String?
     var renderers: [String] = []
     var pluginPaths: [String] = []
-    var color = "auto"
+    var color: ColorChoice?
+    var paging: Paging?
+    var bubbleWidth: Int?
     var json = false
     var verbose = false
     var help = false
@@ -35,14 +37,19 @@ struct Options {
         var options = Options()
         try ArgumentScanner(arguments: arguments, command: command).scan(operand: { options.files.append($0) }) { flag, value in
             guard allowed.contains(flag) else {
-                throw UsageError(message: "unknown option '\(flag)' for '\(command)' (see cellhost \(command) --help)")
+                throw Suggestion.unknownOption(flag, command: command, known: Array(allowed))
             }
             switch flag {
             case "--help": options.help = true
             case "--json": options.json = true
             case "--verbose": options.verbose = true
             case "--rescan": options.rescan = true
-            case "--isolation": options.isolation = try value()
+            case "--isolation":
+                let name = try value()
+                guard IsolationMode(rawValue: name) != nil else {
+                    throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
+                }
+                options.isolation = name
             case "--plugin-timeout":
                 let text = try value()
                 guard let milliseconds = Int(text), milliseconds > 0, milliseconds <= 3_600_000 else {
@@ -58,9 +65,7 @@ struct Options {
             case "--allow-insecure-plugins": options.allowInsecurePlugins = true
             case "--format": options.format = try value()
             case "--width":
-                let text = try value()
-                guard let width = Int(text), width > 0 else { throw UsageError(message: "--width must be a positive number, not '\(text)'") }
-                options.width = width
+                options.width = try limit(flag, try value(), minimum: OutputSettings.minimumWidth, maximum: OutputSettings.maximumWidth)
             case "--max-rows":
                 options.maxRows = try limit(flag, try value(), maximum: OutputLimits.maximumRows)
             case "--max-bytes":
@@ -68,7 +73,20 @@ struct Options {
             case "--me": options.me = try value()
             case "--renderer": options.renderers.append(try value())
             case "--plugin-path": options.pluginPaths.append(try value())
-            case "--color": options.color = try value()
+            case "--color":
+                let text = try value()
+                guard let color = ColorChoice(rawValue: text) else {
+                    throw UsageError(message: "--color must be auto, always or never, not '\(text)'")
+                }
+                options.color = color
+            case "--paging":
+                let text = try value()
+                guard let paging = Paging(rawValue: text) else {
+                    throw UsageError(message: "--paging must be auto, always or never, not '\(text)'")
+                }
+                options.paging = paging
+            case "--bubble-width":
+                options.bubbleWidth = try limit(flag, try value(), minimum: OutputSettings.minimumWidth, maximum: OutputSettings.maximumWidth)
             case "--images":
                 let text = try value()
                 if text == "sixels" || text == "kitty" {
@@ -94,10 +112,10 @@ struct Options {
         return options
     }
 
-    /// A whole number in 1…`maximum`, or a usage error naming the flag.
-    private static func limit(_ flag: String, _ text: String, maximum: Int) throws -> Int {
-        guard let number = Int(text), number >= 1, number <= maximum else {
-            throw UsageError(message: "\(flag) must be a whole number from 1 to \(maximum), not '\(text)'")
+    /// A whole number in `minimum`…`maximum`, or a usage error naming the flag and the range.
+    private static func limit(_ flag: String, _ text: String, minimum: Int = 1, maximum: Int) throws -> Int {
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            throw UsageError(message: "\(flag) must be a whole number from \(minimum) to \(maximum), not '\(text)'")
         }
         return number
     }
