@@ -4,7 +4,9 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
-        case .telegram, .matrix, .discord, .slack, .whatsapp: return nil
+        case .discord: return DiscordImporter.self
+        case .slack: return SlackImporter.self
+        case .telegram, .matrix, .whatsapp: return nil
         }
     }
 }
