@@ -89,7 +89,7 @@ public enum DiscordImporter: ChatImporter {
             headerDone = true
             guard reader.channelName != nil || guildName != nil else { return }
             var header = ImportedMessage()
-            header.id = "channel-\(reader.channelID ?? "")"
+            header.id = reader.channelID.map { "channel-\($0)" } ?? "channel"
             header.type = "system"
             header.systemEvent = "conversation"
             let direct = channelType.map { $0.hasPrefix("Direct") } ?? false

@@ -27,11 +27,13 @@ struct DiscordMessageReader {
         base.direction = options.direction(sender: base.senderID, exporter: nil)
         var start: Double?
         if let stamp = message["timestamp"] {
-            if let text = stamp.text, let time = ImportTime.parse(text) {
+            // A number is read as seconds since the epoch, as the same text would be.
+            let text = stamp.string ?? (stamp.kind == .number ? stamp.integer.map(String.init) ?? stamp.number.map { "\($0)" } : nil)
+            if let text, let time = ImportTime.parse(text) {
                 base.time = time
                 start = time
             } else {
-                base.unreadableTime = stamp.string ?? "(not a string)"
+                base.unreadableTime = text ?? "(not a string)"
             }
         }
         if let edited = message["timestampEdited"], edited.kind != .null { base.edited = true }

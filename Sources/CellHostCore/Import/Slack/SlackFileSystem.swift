@@ -89,9 +89,9 @@ enum SlackFileSystem {
                 report(line, reason)
             })
         } catch let error as ImportError {
-            report(error.line, error.reason)
+            return report(error.line, error.reason)
         } catch {
-            report(nil, "\(error)")
+            return report(nil, "\(error)")
         }
         if !rootIsArray { report(nil, "not a JSON array") }
     }

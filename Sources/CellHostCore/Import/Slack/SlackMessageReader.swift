@@ -33,7 +33,11 @@ struct SlackMessageReader {
             return []
         }
         let subtype = message["subtype"]?.string
-        if subtype == "message_changed", let changed = message["message"], changed.isObject {
+        if subtype == "message_changed" {
+            guard let changed = message["message"], changed.isObject else {
+                SlackFileSystem.problem(sink, file: file, line: line, "a message_changed event without the changed \"message\" object")
+                return []
+            }
             edits += 1
             var edit = base(changed, line: line, file: file, sink: sink, idFrom: message)
             edit.edited = true
