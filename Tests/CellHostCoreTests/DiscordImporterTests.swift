@@ -308,4 +308,23 @@ final class DiscordImporterTests: XCTestCase {
         XCTAssertNotNil(run.thrown)
         XCTAssertTrue(run.records.isEmpty)
     }
+
+    func testEveryCutAndCorruptionOfTheFixtureIsSafe() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../EndToEndTests/Fixtures/import/discord/channel.json").standardized
+        let bytes = Array(try Data(contentsOf: fixture))
+        let replacements: [UInt8] = [0x22, 0x7B, 0x5D, 0x5C, 0x2C, 0xFF, 0x30]
+        for (step, position) in stride(from: 0, to: bytes.count, by: 67).enumerated() {
+            var variants = [Array(bytes[..<position])]
+            var corrupted = bytes
+            corrupted[position] = replacements[step % replacements.count]
+            variants.append(corrupted)
+            for variant in variants {
+                let recorder = ImportRecorder()
+                _ = try? DiscordImporter.run(ImportInput(name: "c.json", source: ByteSource(bytes: variant)),
+                                             options: ImportOptions(), sink: recorder.sink)
+                XCTAssertFalse(recorder.records.contains { $0["unparsable"] != nil }, "position \(position)")
+            }
+        }
+    }
 }

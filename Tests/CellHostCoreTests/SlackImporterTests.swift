@@ -294,4 +294,19 @@ final class SlackImporterTests: XCTestCase {
         XCTAssertEqual(recorder.ids, ["general/1.1"])
         XCTAssertEqual(recorder.record("general/1.1")[object: "sender"]["name"] as? String, "alice.a")
     }
+
+    func testEveryCutAndCorruptionOfADayFileIsSafe() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../EndToEndTests/Fixtures/import/slack/export/general/2024-03-04.json").standardized
+        let bytes = Array(try Data(contentsOf: fixture))
+        let replacements: [UInt8] = [0x22, 0x7B, 0x5D, 0x5C, 0x2C, 0xFF, 0x3C, 0x26]
+        for (step, position) in stride(from: 0, to: bytes.count, by: 23).enumerated() {
+            var corrupted = bytes
+            corrupted[position] = replacements[step % replacements.count]
+            for variant in [Array(bytes[..<position]), corrupted] {
+                let recorder = run(raw: String(decoding: variant, as: UTF8.self))
+                XCTAssertFalse(recorder.records.contains { $0["unparsable"] != nil }, "position \(position)")
+            }
+        }
+    }
 }
