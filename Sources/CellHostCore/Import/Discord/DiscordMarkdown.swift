@@ -368,7 +368,7 @@ private struct DiscordMarkdownReader {
         guard close < end, s[close] == "]", close > i + 1, close + 1 < end, s[close + 1] == "(" else { return nil }
         let urlStart = close + 2
         var urlEnd = urlStart
-        while urlEnd < end, s[urlEnd] != ")", !s[urlEnd].properties.isWhitespace { urlEnd += 1 }
+        while urlEnd < end, urlEnd - urlStart < 2048, s[urlEnd] != ")", !s[urlEnd].properties.isWhitespace { urlEnd += 1 }
         guard urlEnd < end, s[urlEnd] == ")" else { return nil }
         let url = text(urlStart..<urlEnd)
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return nil }
