@@ -4,8 +4,10 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
+case .discord: return DiscordImporter.self
+        case .slack: return SlackImporter.self
         case .whatsapp: return WhatsAppImporter.self
-        case .telegram, .matrix, .discord, .slack: return nil
+        case .telegram, .matrix: return nil
         }
     }
 }
