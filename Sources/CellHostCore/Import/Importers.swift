@@ -4,7 +4,8 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
-        case .telegram, .matrix, .discord, .slack, .whatsapp: return nil
+        case .matrix: return MatrixImporter.self
+        case .telegram, .discord, .slack, .whatsapp: return nil
         }
     }
 }
