@@ -2,11 +2,12 @@
 /// careless tool is still read: `\xNN` becomes `\u00NN`, and a backslash
 /// before anything else that is no escape is kept as a literal backslash.
 enum MatrixEscapeRepair {
-    /// The repaired bytes and how many escapes were mended, or nil when
-    /// there was nothing to mend.
-    static func repair(_ bytes: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], count: Int)? {
+    /// The repaired bytes, how many escapes were mended and the first of
+    /// them as it was, or nil when there was nothing to mend.
+    static func repair(_ bytes: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], count: Int, first: String)? {
         var output: [UInt8] = []
         var count = 0
+        var first = ""
         var inString = false
         var i = 0
         var copied = 0
@@ -33,6 +34,7 @@ enum MatrixEscapeRepair {
                 break
             }
             output.append(contentsOf: bytes[copied..<i])
+            if count == 0 { first = String(decoding: bytes[i..<min(i + (next == UInt8(ascii: "x") ? 4 : 2), bytes.count)], as: UTF8.self) }
             if next == UInt8(ascii: "x"), isHex(i + 2), isHex(i + 3) {
                 output.append(contentsOf: Array("\\u00".utf8))
                 output.append(bytes[i + 2])
@@ -47,6 +49,6 @@ enum MatrixEscapeRepair {
         }
         guard count > 0 else { return nil }
         output.append(contentsOf: bytes[copied...])
-        return (output, count)
+        return (output, count, first)
     }
 }

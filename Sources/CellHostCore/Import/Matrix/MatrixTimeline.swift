@@ -48,17 +48,29 @@ final class MatrixTimeline {
                 return nil
             }
             if report {
-                sink.warning("line \(line): \(repaired.count) invalid escape\(repaired.count == 1 ? "" : "s") (such as \\x41) read as text")
+                let what = repaired.count == 1 ? "an invalid escape" : "\(repaired.count) invalid escapes, the first"
+                sink.warning("line \(line): \(what) \(repaired.first) read as text")
             }
         } catch {
             if report { sink.problem(line: line, "not a readable event: \(error)") }
             return nil
         }
         guard let event = MatrixEvent(document) else {
-            if report { sink.problem(line: line, "not a Matrix event: not a JSON object") }
+            if report { sink.problem(line: line, "not a Matrix event: a JSON \(MatrixTimeline.describe(document.rootKind)), not an object") }
             return nil
         }
         return event
+    }
+
+    static func describe(_ kind: JSONDocument.Kind?) -> String {
+        switch kind {
+        case .array: return "array"
+        case .string: return "string"
+        case .number: return "number"
+        case .boolTrue, .boolFalse: return "boolean"
+        case .null: return "null"
+        default: return "value"
+        }
     }
 
     // MARK: Collecting relations
