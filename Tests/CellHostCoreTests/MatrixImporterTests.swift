@@ -140,6 +140,16 @@ final class MatrixImporterTests: XCTestCase {
         XCTAssertEqual(try run(text).text("$a"), "secret plan")
     }
 
+    func test_detection_aBigSyncResponse_whoseNextBatchComesLast() {
+        let rooms = #"{"join":{"!a:x":{"timeline":{"events":["# + Array(repeating: message("$a", String(repeating: "x", count: 900)), count: 100)
+            .joined(separator: ",") + "]}}}}"
+        let accountData = #"{"events":[{"type":"m.push_rules","content":{"blob":"\#(String(repeating: "x", count: 70_000))"}}]}"#
+        for text in [#"{"account_data":{"events":[]},"rooms":"# + rooms + #","next_batch":"s1"}"#, #"{"rooms":"# + rooms + #","next_batch":"s1"}"#,
+                     #"{"account_data":"# + accountData + #","rooms":"# + rooms + #","next_batch":"s1"}"#] {
+            XCTAssertEqual(FormatDetector.detect(Array(text.utf8.prefix(FormatDetector.prefixLimit)), atEnd: false), .format(.matrix))
+        }
+    }
+
     // MARK: Order
 
     private var newestFirstPage: String {
@@ -192,6 +202,15 @@ final class MatrixImporterTests: XCTestCase {
             XCTAssertEqual((run.record("!one:x")?["system"] as? [String: Any])?["event"] as? String, "conversation")
             XCTAssertEqual((run.record("$a")?["sender"] as? [String: Any])?["name"] as? String, "Bob")
         }
+    }
+
+    func test_sync_membersBeforeTheRooms_areNotTakenForAnEvent() throws {
+        let big = String(repeating: "x", count: 1 << 20)
+        let text = #"{"account_data":{"events":[{"type":"x","content":{"blob":"\#(big)"}}]},"rooms":{"join":{"!a:x":{"timeline":{"events":["#
+            + message("$a", "hi") + #"]}}}},"next_batch":"s1"}"#
+        let run = try self.run(text, file: true)
+        XCTAssertEqual(run.ids, ["!a:x", "$a"])
+        XCTAssertEqual(run.problems, [])
     }
 
     // MARK: Names
@@ -383,6 +402,9 @@ final class MatrixImporterTests: XCTestCase {
         XCTAssertEqual(location["lat"] as? Double, 51.5008)
         XCTAssertEqual(location["lon"] as? Double, -0.1247)
         XCTAssertEqual(location["name"] as? String, "Café Lumière")
+        XCTAssertEqual(run.text("$a"), "📍 Café Lumière")
+        let unnamed = try self.run(event("$b", content: #"{"msgtype":"m.location","body":"geo:1.5,2","geo_uri":"geo:1.5,2"}"#))
+        XCTAssertEqual(unnamed.text("$b"), "📍 1.5, 2.0")
     }
 
     func test_location_unreadableGeoURI_isItsBodyAsText() throws {

@@ -107,7 +107,9 @@ final class MatrixImportTests: EndToEndTestCase {
         XCTAssertTrue(lines(records, "$img-cat").contains("cat-28-11-2026 at 10-02-00.png"), lines(records, "$img-cat"))
         XCTAssertTrue(lines(records, "$file-pdf").contains("itinerary.pdf"))
         XCTAssertEqual(records.first { $0.id == "$voice" }?.type, "voice")
-        XCTAssertFalse(lines(records, "$img-beach").contains("missing"), lines(records, "$img-beach"))
+        XCTAssertFalse(lines(records, "$img-cat").contains("missing"))
+        XCTAssertTrue(lines(records, "$img-beach").contains("missing: not downloaded"), lines(records, "$img-beach"))
+        XCTAssertTrue(lines(records, "$img-beach").contains("(mxc://matrix.org/BeachBeach)"), lines(records, "$img-beach"))
     }
 
     func test_elementExport_namesFollowRenames_andExporterIsOutgoing() throws {

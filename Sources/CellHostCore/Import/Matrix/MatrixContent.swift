@@ -52,6 +52,8 @@ struct MatrixContent {
             if let location = location() {
                 message.type = "location"
                 message.location = location
+                // What the fallbacks show where no cell draws a location.
+                message.text = "📍 " + ImportText.escaped(location.name ?? "\(location.latitude), \(location.longitude)")
             } else {
                 message.type = "text"
                 message.text = text(isReply: isReply)

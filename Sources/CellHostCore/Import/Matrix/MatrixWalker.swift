@@ -65,6 +65,7 @@ struct MatrixWalker {
         let limit = InputReader.maximumRecordBytes
 
         func startSequence(_ block: MatrixPlace.Block, room: String?, reversible: Bool) -> JSONStream.Decision {
+            rootMembers.removeAll(keepingCapacity: true)
             let place = MatrixPlace(block: block, room: room, sequence: sequences, mayBeReversed: reversible)
             sequences += 1
             let decision = sequenceStart(place)
@@ -99,9 +100,11 @@ struct MatrixWalker {
                     }
                     if isObject, key == "rooms" {
                         rootIsContainer = true
+                        rootMembers.removeAll(keepingCapacity: true)
                         return .descend
                     }
-                    return .capture
+                    // In a container, only the headers are wanted; in an event, every member.
+                    return !rootIsContainer || MatrixWalker.headers.contains(key) ? .capture : .skip
                 }
                 if key == "rooms" {
                     switch path.count {
@@ -135,11 +138,10 @@ struct MatrixWalker {
                     }
                 }
                 if rootMembers.isEmpty { rootLine = value.line }
-                guard !rootTooLong else { return }
+                guard !rootTooLong, !rootIsContainer else { return }
                 if rootMembers.count + value.bytes.count + key.utf8.count + 8 > limit {
                     rootTooLong = true
                     rootMembers.removeAll()
-                    problem(rootLine, "event longer than \(limit >> 20) MiB, skipped")
                     return
                 }
                 rootMembers.append(rootMembers.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
@@ -155,7 +157,9 @@ struct MatrixWalker {
             event(value.bytes, value.line, value.offset, current ?? MatrixPlace(block: .timeline))
         }, end: { path in
             if path.isEmpty {
-                if rootIsObject, !rootIsContainer, !rootTooLong {
+                if rootIsObject, !rootIsContainer, rootTooLong {
+                    problem(rootLine, "event longer than \(limit >> 20) MiB, skipped")
+                } else if rootIsObject, !rootIsContainer {
                     if rootMembers.isEmpty { rootMembers.append(UInt8(ascii: "{")) }
                     rootMembers.append(UInt8(ascii: "}"))
                     rootMembers.withUnsafeBufferPointer { event($0, rootLine, -1, MatrixPlace(block: .timeline)) }
