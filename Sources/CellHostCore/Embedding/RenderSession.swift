@@ -81,7 +81,7 @@ public final class RenderSession {
         self.me = me
         self.output = output
         self.supervisor = supervisor?.isolatesAnything == true ? supervisor : nil
-        chrome = Chrome(width: settings.width)
+        chrome = Chrome(width: settings.width, maximumBubbleWidth: settings.bubbleWidth)
         contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
     }

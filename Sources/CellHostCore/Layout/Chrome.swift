@@ -24,11 +24,17 @@ final class Chrome {
     /// This conversation's local-time cache (never shared between sessions).
     private let times = LocalTimeCache()
 
-    init(width: Int) { self.width = width }
+    /// The most columns a bubble takes.
+    let maximumBubbleWidth: Int
+
+    init(width: Int, maximumBubbleWidth: Int = OutputSettings.defaultBubbleWidth) {
+        self.width = width
+        self.maximumBubbleWidth = max(12, maximumBubbleWidth)
+    }
 
     /// The columns of content for a message, inside its bubble and gutter.
     var contentWidth: Int { max(2, bubbleWidth - 2) }
-    private var bubbleWidth: Int { width < 30 ? width : width * 4 / 5 }
+    private var bubbleWidth: Int { width < 30 ? width : min(width * 4 / 5, maximumBubbleWidth) }
 
     /// Lays out the message whose content lines are in `canvas.contentLines`
     /// into `canvas.outputLines`.
