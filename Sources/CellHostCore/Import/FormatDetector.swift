@@ -151,7 +151,13 @@ public enum FormatDetector {
             if shape.hasElement("event_id", "origin_server_ts") { return .matrix }
             if shape.hasElement("timestampEdited", "author") { return .discord }
         }
-        if shape.hasRoot("chunk") || (shape.hasRoot("rooms") && shape.hasRoot("next_batch")) { return .matrix }
+        if shape.hasRoot("chunk") { return .matrix }
+        // A /sync response: `next_batch` often comes after `rooms`, past the
+        // prefix of a big one, so its other keys (or `rooms` alone) do too; a
+        // first member `account_data` may even fill the whole prefix.
+        let syncKeys = shape.hasRoot("next_batch", "account_data", "presence", "to_device", "device_lists")
+        if shape.hasRoot("rooms") && (syncKeys || shape.rootKeys == ["rooms"])
+            || (shape.rootKeys == ["account_data"] && !shape.rootEnded) { return .matrix }
         if shape.hasRoot("event_id", "origin_server_ts"), shape.hasRoot("content") || shape.hasRoot("type") { return .matrix }
         return nil
     }

@@ -4,10 +4,11 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
-case .discord: return DiscordImporter.self
+        case .discord: return DiscordImporter.self
         case .slack: return SlackImporter.self
         case .whatsapp: return WhatsAppImporter.self
-        case .telegram, .matrix: return nil
+        case .matrix: return MatrixImporter.self
+        case .telegram: return nil
         }
     }
 }
