@@ -140,7 +140,8 @@ struct CommandLineTool {
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
                                                              "--plugin-memory", "--max-rows", "--max-bytes",
                                                              "--images", "--image-rows", "--media-dir", "--from",
-                                                             "--paging", "--bubble-width", "--width-mode"], command: "render")
+                                                             "--paging", "--bubble-width", "--width-mode", "--follow", "--lines"],
+                                        command: "render")
         if options.help { printOut(Help.render); return 0 }
         options = try RenderDefaults(config: try configFile(), environment: environment).apply(to: options)
         var format: OutputFormat?
@@ -152,6 +153,10 @@ struct CommandLineTool {
         }
         let color = options.color ?? .auto
         let files = options.files.isEmpty ? ["-"] : options.files
+        if options.lines != nil && !options.follow { throw UsageError(message: "--lines goes with --follow") }
+        if options.follow && (files.count != 1 || files[0] == "-") {
+            throw UsageError(message: "--follow follows one file (standard input is followed by reading it: cellhost render -)")
+        }
         // An input that cannot be opened is reported in its place; the others render.
         var readable: [(name: String, fd: Int32, isDirectory: Bool, openError: Int32)] = []
         for file in files {
@@ -169,7 +174,9 @@ struct CommandLineTool {
         settings.bubbleWidth = options.bubbleWidth ?? OutputSettings.defaultBubbleWidth
         settings.widthMode = options.widthMode.flatMap(WidthMode.init(rawValue:)) ?? WidthMode.auto(environment: environment)
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
-        let pager = startPager(options.paging ?? .auto, inputs: readable.map(\.fd))
+        // A followed file is a live stream: not paged unless asked.
+        let paging = options.paging ?? .auto
+        let pager = options.follow && paging == .auto ? nil : startPager(paging, inputs: readable.map(\.fd))
         let output = OutputBuffer(fd: pager?.fd ?? self.output.fd)
         let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
                                   bytes: options.maxBytes ?? OutputLimits.standard.bytes)
@@ -197,6 +204,13 @@ struct CommandLineTool {
                                 beforeRead: { fd in if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
                                 isCancelled: { output.failed })
         for (name, fd, isDirectory, openError) in readable {
+            if options.follow, fd >= 0 {
+                close(fd)
+                pipeline.source = name
+                pipeline.baseDirectory = mediaDirectory ?? BaseDirectory(containing: name)
+                invalid += reader.follow(path: name, lines: options.lines ?? 10, into: pipeline)
+                break
+            }
             if fd < 0 {
                 invalid += 1
                 pipeline.report("\(name): \(String(cString: strerror(openError)))")

@@ -34,6 +34,9 @@ enum Help {
 
     OPTIONS:
       --format ansi|plain|json  output format (default: ansi on a terminal, else plain)
+      --follow                  keep reading FILE as it grows, like tail -F (truncation
+                                and rotation included); CellHost JSON Lines only
+      --lines N                 with --follow: start from the last N messages (default 10)
       --from FORMAT             read every input as FORMAT instead of detecting it:
                                 cellhost, telegram, matrix, discord, slack, whatsapp
       --width N                 columns, 12 to 1000 (default: $COLUMNS, else the

@@ -21,6 +21,8 @@ struct Options {
     var bubbleWidth: Int?
     /// `--width-mode`: a `WidthMode` name or `auto`.
     var widthMode: String?
+    var follow = false
+    var lines: Int?
     var json = false
     var verbose = false
     var help = false
@@ -87,6 +89,13 @@ struct Options {
                     throw UsageError(message: "--paging must be auto, always or never, not '\(text)'")
                 }
                 options.paging = paging
+            case "--follow": options.follow = true
+            case "--lines":
+                let text = try value()
+                guard let count = Int(text), count >= 0, count <= 1_000_000 else {
+                    throw UsageError(message: "--lines must be a whole number from 0 to 1000000, not '\(text)'")
+                }
+                options.lines = count
             case "--width-mode":
                 let text = try value()
                 guard text == "auto" || WidthMode(rawValue: text) != nil else {
