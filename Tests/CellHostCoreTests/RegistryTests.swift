@@ -162,7 +162,7 @@ final class RegistryTests: XCTestCase {
         linkRenderer(runtime, "Zed", for: ["zeta"])
         linkRenderer(runtime, "Alp", for: ["alpha"])
         XCTAssertEqual(registry.knownMessageClasses,
-                       ["text", "file", "image", "voice", "video", "sticker", "poll", "alpha", "zeta"])
+                       ["text", "file", "image", "voice", "video", "sticker", "poll", "system", "alpha", "zeta"])
     }
 }
 

@@ -150,9 +150,10 @@ final class DemoRenderPropertyTests: EndToEndTestCase {
             assertOnlySGRSequences(ansi.stdout, "demo, ansi, width \(width)")
             // Image previews differ by design (colour blocks in ANSI, braille
             // dots in plain), so the text is compared without them.
+            // Measured the same way (TERM=xterm-256color alone would pick wcwidth).
             let ansiText = try renderDemo("ansi", width: width, ansi: true,
-                                          extraArgs: ["--color", "always", "--images", "none"])
-            let plain = try renderDemo("plain", width: width, extraArgs: ["--images", "none"])
+                                          extraArgs: ["--color", "always", "--images", "none", "--width-mode", "grapheme"])
+            let plain = try renderDemo("plain", width: width, extraArgs: ["--images", "none", "--width-mode", "grapheme"])
             let stripped = strippingSGR(ansiText.stdout)
             XCTAssertEqual(String(decoding: stripped, as: UTF8.self), plain.text,
                            "ansi without its SGR sequences is the plain output (width \(width))")
