@@ -81,40 +81,12 @@ public enum ImportTime {
 
     /// `YYYY-MM-DD[T ]HH:MM[:SS[.fff]]` with no zone, read as local time in the run's `TZ`.
     public static func parseLocal(_ text: String) -> Double? {
-        let b = Array(text.utf8)
-        guard b.count >= 16 else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= b.count else { return nil }
-            var value = 0
-            for index in start..<(start + count) {
-                let digit = b[index] &- 0x30
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int(digit)
-            }
-            return value
+        var text = text
+        return text.withUTF8 { bytes -> Double? in
+            guard let fields = RFC3339.Fields(bytes, secondsOptional: true), fields.end == bytes.count else { return nil }
+            return local(year: fields.year, month: fields.month, day: fields.day, hour: fields.hour,
+                         minute: fields.minute, second: fields.second).map { $0 + fields.fraction }
         }
-        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == 0x20,
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2) else { return nil }
-        var second = 0
-        var fraction = 0.0
-        var index = 16
-        if index < b.count, b[index] == UInt8(ascii: ":") {
-            guard let value = digits(17, 2) else { return nil }
-            second = value
-            index = 19
-            if index < b.count, b[index] == UInt8(ascii: ".") {
-                index += 1
-                var scale = 0.1
-                while index < b.count, b[index] &- 0x30 < 10 {
-                    fraction += Double(b[index] - 0x30) * scale
-                    scale /= 10
-                    index += 1
-                }
-            }
-        }
-        guard index == b.count else { return nil }
-        return local(year: year, month: month, day: day, hour: hour, minute: minute, second: second).map { $0 + fraction }
     }
 
     /// A wall-clock time in the run's `TZ` (`mktime`, daylight saving time

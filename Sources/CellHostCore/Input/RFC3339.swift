@@ -10,46 +10,75 @@ enum RFC3339 {
         return text.withUTF8 { parse($0) }
     }
 
+    /// The date and time of `YYYY-MM-DD[Tt ]HH:MM:SS[.fff]` (seconds optional
+    /// when `secondsOptional`), checked to be a real date and time, and the
+    /// index of the byte after them.
+    struct Fields {
+        var year, month, day, hour, minute, second: Int
+        var fraction: Double
+        var end: Int
+
+        init?(_ b: UnsafeBufferPointer<UInt8>, secondsOptional: Bool = false) {
+            guard b.count >= 16 else { return nil }
+            func digits(_ start: Int, _ count: Int) -> Int? {
+                guard start + count <= b.count else { return nil }
+                var value = 0
+                for index in start..<(start + count) {
+                    let digit = b[index] &- 0x30
+                    guard digit < 10 else { return nil }
+                    value = value * 10 + Int(digit)
+                }
+                return value
+            }
+            guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+                  let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == 0x20,
+                  let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2) else { return nil }
+            var second = 0
+            var index = 16
+            if index < b.count, b[index] == UInt8(ascii: ":"), let value = digits(17, 2) {
+                second = value
+                index = 19
+            } else if !secondsOptional {
+                return nil
+            }
+            guard year >= 1, (1...12).contains(month), day >= 1, day <= RFC3339.daysInMonth(year: year, month: month),
+                  hour < 24, minute < 60, second <= 60 else { return nil }
+            var fraction = 0.0
+            if index == 19, index < b.count, b[index] == UInt8(ascii: ".") {
+                index += 1
+                var scale = 0.1
+                let start = index
+                while index < b.count, b[index] &- 0x30 < 10 {
+                    fraction += Double(b[index] - 0x30) * scale
+                    scale /= 10
+                    index += 1
+                }
+                guard index > start else { return nil }
+            }
+            (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+            self.fraction = fraction
+            self.end = index
+        }
+    }
+
     /// Parses the UTF-8 bytes of a timestamp.
     static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
-        guard b.count >= 19 else { return nil }
-        func digits(_ start: Int, _ count: Int) -> Int? {
-            guard start + count <= b.count else { return nil }
-            var value = 0
-            for index in start..<(start + count) {
-                let digit = b[index] &- 0x30
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int(digit)
-            }
-            return value
-        }
-        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == 0x20,
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
-              b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
-              hour < 24, minute < 60, second <= 60 else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < b.count, b[index] == UInt8(ascii: ".") {
-            index += 1
-            var scale = 0.1
-            let start = index
-            while index < b.count, b[index] &- 0x30 < 10 {
-                fraction += Double(b[index] - 0x30) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > start else { return nil }
-        }
+        guard let fields = Fields(b) else { return nil }
+        let (year, month, day, hour, minute, second, fraction) = (fields.year, fields.month, fields.day, fields.hour,
+                                                                  fields.minute, fields.second, fields.fraction)
+        var index = fields.end
         var offset = 0
         guard index < b.count else { return nil }
         switch b[index] {
         case UInt8(ascii: "Z"), UInt8(ascii: "z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard let hours = digits(index + 1, 2), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
-                  let minutes = digits(index + 4, 2) else { return nil }
+            func digits(_ start: Int) -> Int? {
+                guard start + 2 <= b.count, b[start] &- 0x30 < 10, b[start + 1] &- 0x30 < 10 else { return nil }
+                return Int(b[start] - 0x30) * 10 + Int(b[start + 1] - 0x30)
+            }
+            guard let hours = digits(index + 1), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
+                  let minutes = digits(index + 4) else { return nil }
             guard hours < 24, minutes < 60 else { return nil }
             offset = (hours * 60 + minutes) * 60 * (b[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
