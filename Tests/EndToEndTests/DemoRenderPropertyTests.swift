@@ -149,10 +149,13 @@ final class DemoRenderPropertyTests: EndToEndTestCase {
             XCTAssertFalse(ansi.text.contains("38;2;"), "no truecolor without COLORTERM (width \(width))")
             assertOnlySGRSequences(ansi.stdout, "demo, ansi, width \(width)")
             // Image previews differ by design (colour blocks in ANSI, braille
-            // dots in plain), so the text is compared without them.
+            // dots in plain), so the text is compared without them. The width
+            // mode is given: TERM=xterm-256color alone would measure code point
+            // by code point (❤️ one column) and the plain run, with no TERM, by
+            // cluster (two).
             let ansiText = try renderDemo("ansi", width: width, ansi: true,
-                                          extraArgs: ["--color", "always", "--images", "none"])
-            let plain = try renderDemo("plain", width: width, extraArgs: ["--images", "none"])
+                                          extraArgs: ["--color", "always", "--images", "none", "--width-mode", "grapheme"])
+            let plain = try renderDemo("plain", width: width, extraArgs: ["--images", "none", "--width-mode", "grapheme"])
             let stripped = strippingSGR(ansiText.stdout)
             XCTAssertEqual(String(decoding: stripped, as: UTF8.self), plain.text,
                            "ansi without its SGR sequences is the plain output (width \(width))")
