@@ -33,7 +33,9 @@ enum Help {
     reads standard input.
 
     OPTIONS:
-      --format ansi|plain|json  output format (default: ansi on a terminal, else plain)
+      --format ansi|plain|json|html
+                                output format (default: ansi on a terminal, else
+                                plain); html is one self-contained page
       --from FORMAT             read every input as FORMAT instead of detecting it:
                                 cellhost, telegram, matrix, discord, slack, whatsapp
       --width N                 columns, 12 to 1000 (default: $COLUMNS, else the
