@@ -68,7 +68,8 @@ public struct Host {
 /// and colours it with these; with no colours only the characters of a row
 /// are shown, so the picture must be in the characters.
 public struct OutputInfo: Sendable, Equatable {
-    public enum Format: Sendable, Equatable { case ansi, plain, json }
+    /// `html`: a page; the host shows pictures itself (`showsImages` is false).
+    public enum Format: Sendable, Equatable { case ansi, plain, json, html }
     public enum Colors: Int, Sendable, Comparable {
         case none = 0, sixteen = 1, palette256 = 2, trueColor = 3
         public static func < (a: Colors, b: Colors) -> Bool { a.rawValue < b.rawValue }
@@ -91,6 +92,7 @@ public struct OutputInfo: Sendable, Equatable {
         switch info.format {
         case cellhost_output_format(CELLHOST_FORMAT_ANSI): format = .ansi
         case cellhost_output_format(CELLHOST_FORMAT_JSON): format = .json
+        case cellhost_output_format(CELLHOST_FORMAT_HTML): format = .html
         default: format = .plain
         }
         colors = Colors(rawValue: Int(info.colors)) ?? .none

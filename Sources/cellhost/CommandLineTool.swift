@@ -147,7 +147,7 @@ struct CommandLineTool {
         var format: OutputFormat?
         if let name = options.format {
             guard let parsed = OutputFormat(rawValue: name) else {
-                throw UsageError(message: "--format must be ansi, plain or json, not '\(name)'")
+                throw UsageError(message: "--format must be ansi, plain, json or html, not '\(name)'")
             }
             format = parsed
         }
@@ -174,6 +174,11 @@ struct CommandLineTool {
         settings.bubbleWidth = options.bubbleWidth ?? OutputSettings.defaultBubbleWidth
         settings.widthMode = options.widthMode.flatMap(WidthMode.init(rawValue:)) ?? WidthMode.auto(environment: environment)
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
+        if settings.format == .html {
+            settings.html = HTMLSettings(pictures: (options.images ?? .symbols) != .none,
+                                         linkBase: Self.outputDirectory(fd: self.output.fd),
+                                         title: Self.pageTitle(files))
+        }
         // A followed file is a live stream: not paged unless asked.
         let paging = options.paging ?? .auto
         let pager = options.follow && paging == .auto ? nil : startPager(paging, inputs: readable.map(\.fd))
@@ -232,6 +237,29 @@ struct CommandLineTool {
 }
 
 extension CommandLineTool {
+    /// The directory of the file standard output was redirected to
+    /// (`> out/chat.html`), where the page's links to media must start; nil
+    /// when it is no regular file (a pipe, a terminal): links are then
+    /// relative to the current directory.
+    static func outputDirectory(fd: Int32) -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // A deleted file ("/x/chat.html (deleted)") or a pseudo-file has no directory to use.
+        guard path.hasPrefix("/"), !path.hasSuffix(" (deleted)"), let slash = path.lastIndex(of: "/") else { return nil }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The page's title: the inputs' names (sanitized and escaped when written).
+    static func pageTitle(_ files: [String]) -> String {
+        let names = files.map { $0 == "-" ? "standard input" : String($0.split(separator: "/").last ?? Substring($0)) }
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        return shown.isEmpty ? "CellHost transcript" : shown + " — CellHost transcript"
+    }
+
     /// The pager the output goes through, or nil (see `Paging`). A pager
     /// that cannot be found is reported once and the output goes straight
     /// to stdout.

@@ -33,7 +33,9 @@ enum Help {
     reads standard input.
 
     OPTIONS:
-      --format ansi|plain|json  output format (default: ansi on a terminal, else plain)
+      --format ansi|plain|json|html
+                                output format (default: ansi on a terminal, else
+                                plain); html is one self-contained page
       --follow                  keep reading FILE as it grows, like tail -F (truncation
                                 and rotation included); CellHost JSON Lines only
       --lines N                 with --follow: start from the last N messages (default 10)

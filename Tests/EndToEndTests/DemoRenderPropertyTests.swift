@@ -149,8 +149,10 @@ final class DemoRenderPropertyTests: EndToEndTestCase {
             XCTAssertFalse(ansi.text.contains("38;2;"), "no truecolor without COLORTERM (width \(width))")
             assertOnlySGRSequences(ansi.stdout, "demo, ansi, width \(width)")
             // Image previews differ by design (colour blocks in ANSI, braille
-            // dots in plain), so the text is compared without them.
-            // Measured the same way (TERM=xterm-256color alone would pick wcwidth).
+            // dots in plain), so the text is compared without them. The width
+            // mode is given: TERM=xterm-256color alone would measure code point
+            // by code point (❤️ one column) and the plain run, with no TERM, by
+            // cluster (two).
             let ansiText = try renderDemo("ansi", width: width, ansi: true,
                                           extraArgs: ["--color", "always", "--images", "none", "--width-mode", "grapheme"])
             let plain = try renderDemo("plain", width: width, extraArgs: ["--images", "none", "--width-mode", "grapheme"])

@@ -13,7 +13,7 @@ final class DiagnosticSanitizingTests: EndToEndTestCase {
     func test_optionValueWithEscapes_isShownSafely() throws {
         let result = try run(["render", "--format", "x\u{1B}[2Jy"], stdin: Data())
         XCTAssertEqual(result.status, 2)
-        XCTAssertEqual(result.stderr, "cellhost: --format must be ansi, plain or json, not 'xy'\n")
+        XCTAssertEqual(result.stderr, "cellhost: --format must be ansi, plain, json or html, not 'xy'\n")
     }
 
     func test_pluginFileNameWithControls_isShownSafely() throws {

@@ -19,7 +19,7 @@ final class HostileInputTests: EndToEndTestCase {
 
     /// A hostile string: either text (JSON-escaped where JSON requires it,
     /// everything else raw UTF-8) or raw bytes spliced into a JSON string.
-    private enum Payload {
+    enum Payload {
         case text(String)
         case bytes([UInt8])
 
@@ -33,26 +33,26 @@ final class HostileInputTests: EndToEndTestCase {
 
     // MARK: - Payloads
 
-    private static let escapes = "A\u{1B}[31mRED\u{1B}[2J\u{1B}[H B "
+    static let escapes = "A\u{1B}[31mRED\u{1B}[2J\u{1B}[H B "
         + "\u{1B}]8;;http://evil.example/bel\u{07}LINK-BEL\u{1B}]8;;\u{07} C "
         + "\u{1B}]8;;http://evil.example/st\u{1B}\\LINK-ST\u{1B}]8;;\u{1B}\\ D "
         + "\u{1B}]52;c;ZXZpbA==\u{07} E \u{1B}]52;c;ZXZpbA==\u{1B}\\ F \u{1B}P1$qm\u{1B}\\ G \u{1B}7\u{1B}c END"
 
     /// Lone C1 controls and C1-introduced sequences (CSI, OSC, DCS, APC), each
     /// terminated (an unterminated string control would run to the end).
-    private static let c1 = "C1: NEL\u{85} CSI\u{9B}31m OSC\u{9D}0;title\u{9C} DCS\u{90}q\u{9C} "
+    static let c1 = "C1: NEL\u{85} CSI\u{9B}31m OSC\u{9D}0;title\u{9C} DCS\u{90}q\u{9C} "
         + "PAD\u{80} RI\u{8D} SGCI\u{99} APC\u{9F}app\u{9C} ST\u{9C} END"
 
-    private static let bidi = "BIDI: \u{202E}override\u{202C} \u{2066}isolate\u{2069} "
+    static let bidi = "BIDI: \u{202E}override\u{202C} \u{2066}isolate\u{2069} "
         + "\u{2067}rtl\u{2069} \u{2068}fsi\u{2069} \u{202A}lre\u{202B}rle\u{202D}lro \u{200E}\u{200F}\u{061C} END"
 
-    private static let controls = "C0: NUL\u{0} BEL\u{7} BS\u{8} TAB\t VT\u{B} FF\u{C} CR\r LF\n "
+    static let controls = "C0: NUL\u{0} BEL\u{7} BS\u{8} TAB\t VT\u{B} FF\u{C} CR\r LF\n "
         + "SO\u{E} SI\u{F} SUB\u{1A} ESC\u{1B} US\u{1F} DEL\u{7F} END"
 
     /// Control bytes written raw into the JSON string (not as \u escapes);
     /// the contract accepts them ("shown visibly"). No raw "\n": it would end
     /// the JSON line.
-    private static let rawControls: [UInt8] = Array("RAW: ".utf8)
+    static let rawControls: [UInt8] = Array("RAW: ".utf8)
         + [0x01, 0x07, 0x08, 0x09, 0x0B, 0x0C, 0x0D, 0x1B] + Array("[31mRED ".utf8)
         + [0x1B] + Array("]8;;http://evil.example/\u{07}x ".utf8)
         + [0x7F, 0xC2, 0x85, 0xC2, 0x9B] + Array("31m END".utf8)
@@ -60,27 +60,27 @@ final class HostileInputTests: EndToEndTestCase {
     /// Invalid UTF-8 inside the JSON string: a lone 0xFF, a truncated
     /// sequence (0xC3 then a space), an overlong "/", an encoded surrogate,
     /// a 5-byte form and a truncation at the very end of the string.
-    private static let invalidUTF8: [UInt8] = Array("BAD: ".utf8) + [0xFF] + Array(" x ".utf8) + [0xC3]
+    static let invalidUTF8: [UInt8] = Array("BAD: ".utf8) + [0xFF] + Array(" x ".utf8) + [0xC3]
         + Array(" y ".utf8) + [0xC0, 0xAF] + Array(" z ".utf8) + [0xED, 0xA0, 0x80]
         + Array(" w ".utf8) + [0xF8, 0x88, 0x80, 0x80, 0x80] + Array(" END ".utf8) + [0xE2, 0x82]
 
     /// 100 000 characters without a break opportunity.
-    private static let longLine = String(repeating: "x", count: 100_000)
+    static let longLine = String(repeating: "x", count: 100_000)
 
     /// 100 000 characters of words, CJK, emoji and ZWJ sequences (many wrap points).
-    private static let longMixed: String = {
+    static let longMixed: String = {
         let unit = "word 界界 😀 👩‍💻 🇻🇳 e\u{301} "
         let repeats = 100_000 / unit.count + 1
         return String(String(repeating: unit, count: repeats).prefix(100_000))
     }()
 
     /// One grapheme cluster of 10 001 scalars, then more text.
-    private static let combining = "e" + String(repeating: "\u{301}", count: 10_000) + " tail END"
+    static let combining = "e" + String(repeating: "\u{301}", count: 10_000) + " tail END"
 
     // MARK: - The messages
 
     /// Every place a string from a message reaches the screen, each carrying `h`.
-    private func hostileMessages(_ h: Payload) -> [[UInt8]] {
+    static func hostileMessages(_ h: Payload) -> [[UInt8]] {
         let templates = [
             #"{"id":"before","type":"text","sender":{"id":"u-bob","name":"Bob"},"time":"2026-01-01T10:00:00Z","text":"before-marker"}"#,
             #"{"id":"h-text","type":"text","sender":{"id":"u-h","name":@H@},"time":"2026-01-01T10:01:00Z","text":@H@,"reactions":[{"emoji":@H@,"count":2},{"emoji":"👍","count":1}]}"#,
@@ -118,7 +118,14 @@ final class HostileInputTests: EndToEndTestCase {
         }
     }
 
-    private static let expectedIDs = ["before", "h-text", "h-sender", "h-quote", "h-reply-id", "h-file",
+    /// Every payload, by name (HTMLTranscriptTests renders them all as a page).
+    static let corpus: [(name: String, payload: Payload)] = [
+        ("escapes", .text(escapes)), ("c1", .text(c1)), ("bidi", .text(bidi)), ("controls", .text(controls)),
+        ("raw-controls", .bytes(rawControls)), ("invalid-utf8", .bytes(invalidUTF8)), ("long-line", .text(longLine)),
+        ("long-mixed", .text(longMixed)), ("combining", .text(combining)),
+    ]
+
+    static let expectedIDs = ["before", "h-text", "h-sender", "h-quote", "h-reply-id", "h-file",
                                       "h-file-name", "h-image", "h-image-path", "h-voice", "h-poll",
                                       "h-poll-option", "h-unknown", "h-out", "h-out-status", "after"]
 
@@ -128,7 +135,7 @@ final class HostileInputTests: EndToEndTestCase {
     @discardableResult
     private func checkHostile(_ name: String, _ payload: Payload,
                               file: StaticString = #filePath, line: UInt = #line) throws -> [String: RenderRecord] {
-        let lines = hostileMessages(payload)
+        let lines = Self.hostileMessages(payload)
         let input = try writeInput("hostile-\(name).jsonl", bytes: Data(lines.flatMap { $0 + [0x0A] }))
 
         for width in [40, 100] {
@@ -194,7 +201,7 @@ final class HostileInputTests: EndToEndTestCase {
     /// terminator of a sequence may show, in any cell.
     func test_escapeSequences_areRemovedWhole_noPartOfThemIsShown() throws {
         let input = try writeInput("escapes-whole.jsonl",
-                                   bytes: Data(hostileMessages(.text(Self.escapes)).flatMap { $0 + [0x0A] }))
+                                   bytes: Data(Self.hostileMessages(.text(Self.escapes)).flatMap { $0 + [0x0A] }))
         let plain = try renderRaw([input.path, "--format", "json", "--width", "100", "--me", "me"],
                                   timeout: runTimeout)
         for record in try records(plain) {
@@ -288,7 +295,7 @@ final class HostileInputTests: EndToEndTestCase {
         var bytes: [UInt8] = []
         for payload in [Payload.text(Self.escapes), .text(Self.c1), .text(Self.bidi), .bytes(Self.invalidUTF8),
                         .text(Self.combining), .text(Self.longMixed)] {
-            for line in hostileMessages(payload) { bytes += line + [0x0A] }
+            for line in Self.hostileMessages(payload) { bytes += line + [0x0A] }
         }
         let input = try writeInput("all-hostile.jsonl", bytes: Data(bytes))
         let plain = try renderRaw([input.path, "--format", "plain", "--width", "80"], timeout: runTimeout)

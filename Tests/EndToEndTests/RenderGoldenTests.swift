@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 /// Byte-for-byte golden renderings of `Examples/conversation.jsonl` (viewed
-/// as Alice, `--me u-alice`) in the three formats at widths 40 and 100.
+/// as Alice, `--me u-alice`) in the three terminal formats at widths 40 and
+/// 100, and as an HTML page (`--format html`, width 80; piped, so its links to
+/// media are relative to `Examples/`).
 ///
 /// The goldens live in `Tests/EndToEndTests/Fixtures/golden/`. Each run is
 ///
@@ -19,9 +21,15 @@ import XCTest
 final class RenderGoldenTests: EndToEndTestCase {
 
     private enum Format: String {
-        case ansi, plain, json
+        case ansi, plain, json, html
 
-        var fileExtension: String { self == .json ? "jsonl" : "txt" }
+        var fileExtension: String {
+            switch self {
+            case .json: return "jsonl"
+            case .html: return "html"
+            case .ansi, .plain: return "txt"
+            }
+        }
     }
 
     func test_golden_w40_plain() throws { try checkGolden(.plain, width: 40) }
@@ -30,6 +38,7 @@ final class RenderGoldenTests: EndToEndTestCase {
     func test_golden_w100_ansi() throws { try checkGolden(.ansi, width: 100) }
     func test_golden_w40_json() throws { try checkGolden(.json, width: 40) }
     func test_golden_w100_json() throws { try checkGolden(.json, width: 100) }
+    func test_golden_html() throws { try checkGolden(.html, width: 80) }
 
     // MARK: -
 
@@ -46,12 +55,25 @@ final class RenderGoldenTests: EndToEndTestCase {
         var args = ["conversation.jsonl", "--me", "u-alice", "--format", format.rawValue,
                     "--width", String(width)]
         if format == .ansi { args += ["--color", "always"] }
-        let result = try renderRaw(args, ansi: format == .ansi,
+        let result: RawRun
+        if format == .html {
+            // Through a pipe, as when the page is viewed or piped on: links to
+            // media are then relative to the current directory (into a file,
+            // they would be relative to that file's directory).
+            let run = try execute(URL(fileURLWithPath: "/bin/sh"),
+                                  ["-c", #"{ "$0" render "$@"; echo "exit status $?" >&2; } | cat"#, binary.path] + args,
+                                  environment: cleanEnvironment(renderEnvironment()), stdin: nil,
+                                  currentDirectory: Self.examplesDirectory, timeout: 60, file: file, line: line)
+            result = RawRun(status: run.status, stdout: run.stdout,
+                            stderr: run.stderr.replacingOccurrences(of: "exit status 0\n", with: ""))
+        } else {
+            result = try renderRaw(args, ansi: format == .ansi,
                                    currentDirectory: Self.examplesDirectory, file: file, line: line)
+        }
         XCTAssertEqual(result.stderr, "", "a clean render writes nothing to stderr", file: file, line: line)
         XCTAssertFalse(result.stdout.isEmpty, "no output", file: file, line: line)
 
-        let name = "conversation-w\(width).\(format.rawValue).\(format.fileExtension)"
+        let name = format == .html ? "conversation.html" : "conversation-w\(width).\(format.rawValue).\(format.fileExtension)"
         let url = Self.goldenDirectory.appendingPathComponent(name)
         if Self.updating {
             try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)

@@ -146,6 +146,11 @@ final class StreamingTests: EndToEndTestCase {
         try checkStreaming(format: "json")
     }
 
+    /// The page's head and each message's element go out as they come.
+    func test_html_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
+        try checkStreaming(format: "html")
+    }
+
     /// A record that arrives in two writes is rendered once complete.
     func test_recordSplitAcrossWrites_isRenderedWhenComplete() throws {
         let (process, stdin, output, finished) = try startRender(["-", "--format", "plain", "--width", "60"])

@@ -55,6 +55,8 @@ public final class RenderSession {
     private let slot = RenderSlot()
     private let chrome: Chrome
     private let encoder: LineEncoder
+    /// The page writer of `--format html` (nil for the other formats).
+    private let html: HTMLEncoder?
     private let previewCanvas = CellCanvas()
     private let quoted = Message()
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
@@ -84,6 +86,7 @@ public final class RenderSession {
         chrome = Chrome(width: settings.width, maximumBubbleWidth: settings.bubbleWidth, mode: settings.widthMode)
         contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
+        html = settings.format == .html ? HTMLEncoder(settings: settings, chrome: chrome, contentWidth: contentWidth) : nil
     }
 
     /// Renders one record. Throws `JSONSyntaxError` when it is not a JSON
@@ -201,6 +204,12 @@ public final class RenderSession {
     /// only; must see the slots in input order.
     func emit(_ slot: RenderSlot) {
         guard let outcome = slot.outcome else { return }
+        if let html {
+            // The browser wraps: the cell's content goes out as it was appended.
+            html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote,
+                       baseDirectory: slot.baseDirectory, to: output)
+            return
+        }
         Wrapper(width: contentWidth, mode: settings.widthMode).wrap(slot.canvas)
         slot.canvas.capRows(width: contentWidth)
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
@@ -239,6 +248,7 @@ public final class RenderSession {
     public func finish() {
         host.runtime.endConversation()
         supervisor?.finish()
+        html?.finish(to: output)
         output.flush()
     }
 }

@@ -40,25 +40,69 @@ final class Chrome {
     var contentWidth: Int { max(2, bubbleWidth - 2) }
     private var bubbleWidth: Int { width < 30 ? width : min(width * 4 / 5, maximumBubbleWidth) }
 
-    /// Lays out the message whose content lines are in `canvas.contentLines`
-    /// into `canvas.outputLines`.
-    /// `quote` is the sender and one-line preview of the message `reply_to`
-    /// names, when it is still remembered.
-    func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
+    /// What the chrome draws before a message's bubble, decided from the
+    /// messages before it. `frame(_:)` computes it and moves the
+    /// conversation's state on; the terminal layout and the HTML encoder
+    /// both draw from it.
+    struct Frame {
+        /// The group header: the sender (incoming only) and the time.
+        struct Header {
+            /// The sender's name as the message gives it (unsanitized); empty
+            /// for an outgoing message or when there is none.
+            var name: String
+            /// Which of the six sender colours the name is drawn in.
+            var colorIndex: Int
+            /// The local time, `HH:MM`, when the message has one.
+            var time: String?
+        }
+
+        /// A blank line first: the message starts a group or a day (or, for
+        /// a system line, follows other messages).
+        var gap = false
+        /// The first message of a group (one sender, within `groupWindow`).
+        var startsGroup = false
+        /// The day separator's label, when the local date changed.
+        var day: String?
+        /// The header, for the first message of a group when it has
+        /// something to show.
+        var header: Header?
+        /// A `system` message whose `system.event` is `conversation`: its
+        /// content is a heading, and the next message shows its day again.
+        var startsConversation = false
+    }
+
+    /// The frame of `message`, and the state moved on past it.
+    func frame(_ message: Message) -> Frame {
+        var frame = Frame()
         if message.isSystem {
-            system(message, canvas)
-            return
+            frame.startsConversation = message.systemEvent == "conversation"
+            if frame.startsConversation {
+                lastDay = nil
+                frame.gap = wroteAnything
+            } else if let time = message.time {
+                let day = dayNumber(time)
+                if day != lastDay {
+                    frame.gap = wroteAnything
+                    frame.day = dayLabel(time)
+                    lastDay = day
+                } else {
+                    frame.gap = lastSender != nil
+                }
+            } else {
+                frame.gap = lastSender != nil
+            }
+            lastSender = nil
+            lastTime = message.time
+            wroteAnything = true
+            return frame
         }
         var startsGroup = true
-        var newDay = false
         if let time = message.time {
             let day = dayNumber(time)
             if day != lastDay {
-                if wroteAnything { blankLine(canvas) }
-                separator(dayLabel(time), canvas)
+                frame.day = dayLabel(time)
                 lastDay = day
                 lastSender = nil
-                newDay = true
             }
         }
         if let previous = lastSender, previous == message.senderID, lastOutgoing == message.isOutgoing {
@@ -69,9 +113,38 @@ final class Chrome {
             }
         }
         if startsGroup {
-            if wroteAnything && !newDay { blankLine(canvas) }
-            header(message, canvas)
+            // A new day always starts a group (the sender was forgotten).
+            frame.startsGroup = true
+            frame.gap = wroteAnything
+            let time = message.time.map(clock)
+            if message.isOutgoing {
+                if time != nil { frame.header = Frame.Header(name: "", colorIndex: 0, time: time) }
+            } else if !message.senderName.isEmpty || time != nil {
+                // Missing sender and time are left out; with neither there is no header.
+                let name = message.senderName
+                frame.header = Frame.Header(name: name, colorIndex: name.isEmpty ? 0 : colorIndex(message.senderID), time: time)
+            }
         }
+        lastSender = message.senderID
+        lastOutgoing = message.isOutgoing
+        lastTime = message.time
+        wroteAnything = true
+        return frame
+    }
+
+    /// Lays out the message whose content lines are in `canvas.contentLines`
+    /// into `canvas.outputLines`.
+    /// `quote` is the sender and one-line preview of the message `reply_to`
+    /// names, when it is still remembered.
+    func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
+        let frame = self.frame(message)
+        if frame.gap { blankLine(canvas) }
+        if let day = frame.day { separator(day, canvas) }
+        if message.isSystem {
+            system(frame, canvas)
+            return
+        }
+        if let header = frame.header { self.header(header, outgoing: message.isOutgoing, canvas) }
         let outgoing = message.isOutgoing
         // The bubble: reply quote, content, footer, all aligned together.
         // Lines are ranges of pieces; quote and footer pieces are appended
@@ -128,10 +201,6 @@ final class Chrome {
             bubbleLine(Int(line.firstPiece)..<Int(line.endPiece))
         }
         if let footer { bubbleLine(footer) }
-        lastSender = message.senderID
-        lastOutgoing = outgoing
-        lastTime = message.time
-        wroteAnything = true
     }
 
     /// A `system` message: its content centred and muted, with no sender,
@@ -139,23 +208,8 @@ final class Chrome {
     /// `system.event` is `conversation` starts a new conversation: a blank
     /// line, its content as a heading between rules, and the day separator
     /// shown again for the conversation's first message.
-    private func system(_ message: Message, _ canvas: CellCanvas) {
-        let startsConversation = message.systemEvent == "conversation"
-        if startsConversation {
-            lastDay = nil
-        } else if let time = message.time {
-            let day = dayNumber(time)
-            if day != lastDay {
-                if wroteAnything { blankLine(canvas) }
-                separator(dayLabel(time), canvas)
-                lastDay = day
-            } else if lastSender != nil {
-                blankLine(canvas)
-            }
-        } else if lastSender != nil {
-            blankLine(canvas)
-        }
-        if startsConversation && wroteAnything { blankLine(canvas) }
+    private func system(_ frame: Frame, _ canvas: CellCanvas) {
+        let startsConversation = frame.startsConversation
         for line in canvas.contentLines {
             let lineWidth = Int(line.width)
             let start = canvas.pieces.count
@@ -179,9 +233,6 @@ final class Chrome {
             for index in start..<canvas.pieces.count { total += canvas.pieces[index].width }
             canvas.outputLines.append(Line(firstPiece: Int32(start), endPiece: Int32(canvas.pieces.count), width: total))
         }
-        lastSender = nil
-        lastTime = message.time
-        wroteAnything = true
     }
 
     // MARK: Pieces
@@ -217,18 +268,17 @@ final class Chrome {
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style)
     }
 
-    private func header(_ message: Message, _ canvas: CellCanvas) {
-        let time = message.time.map(clock)
-        if message.isOutgoing {
+    private func header(_ header: Frame.Header, outgoing: Bool, _ canvas: CellCanvas) {
+        let time = header.time
+        if outgoing {
             guard let time else { return }
             let piece = fitted(time, style: .muted, maxWidth: width, canvas)
             emit([.padding(width - Int(piece.width)), piece], canvas)
         } else {
-            // Missing sender and time are left out; with neither there is no header.
             var pieces: [Piece] = []
-            if !message.senderName.isEmpty {
+            if !header.name.isEmpty {
                 let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
-                pieces.append(fitted(message.senderName, style: [.sender, .strong, Style.senderColor(colorIndex(message.senderID))],
+                pieces.append(fitted(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
                                      maxWidth: max(1, width - timeWidth), canvas))
             }
             if let time {

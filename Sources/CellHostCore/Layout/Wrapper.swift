@@ -84,31 +84,38 @@ struct Wrapper {
     /// One preformatted cell: a printable, one-column glyph (others become
     /// '?', keeping the row aligned) with its colours.
     static func blockCell(_ cell: cellhost_block_cell, _ canvas: CellCanvas) -> Piece {
-        var scalar = cell.codepoint
-        if scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) || scalar > 0x10FFFF
-            || (scalar >= 0xD800 && scalar < 0xE000) || Sanitizer.isHiddenFormat(scalar) {
-            scalar = 0xFFFD
-        }
         let start = canvas.bytes.count
-        if Self.isNarrowSymbol(scalar) {
-            // Box drawing, block elements and braille (what previews and
-            // charts are made of) are one column wide: no need to measure them.
-            canvas.bytes.append(0xE0 | UInt8(scalar >> 12))
-            canvas.bytes.append(0x80 | UInt8(scalar >> 6 & 0x3F))
-            canvas.bytes.append(0x80 | UInt8(scalar & 0x3F))
-        } else if scalar >= 0x20 && scalar < 0x7F {
-            canvas.bytes.append(UInt8(scalar))
-        } else {
-            var glyph: [UInt8] = []
-            UTF8Repair.appendScalar(scalar, to: &glyph)
-            if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
-            canvas.bytes.append(contentsOf: glyph)
-        }
+        blockGlyph(cell.codepoint, into: &canvas.bytes)
         var style = Style()
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_FG) != 0 { style.insert(.customForeground) }
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_BG) != 0 { style.insert(.customBackground) }
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style,
                      foreground: cell.fg, background: cell.bg)
+    }
+
+    /// The character a block cell shows, as UTF-8: its code point when that
+    /// is printable and one column wide, else U+FFFD (or "?" for a
+    /// character of another width).
+    static func blockGlyph(_ codepoint: UInt32, into bytes: inout [UInt8]) {
+        var scalar = codepoint
+        if scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) || scalar > 0x10FFFF
+            || (scalar >= 0xD800 && scalar < 0xE000) || Sanitizer.isHiddenFormat(scalar) {
+            scalar = 0xFFFD
+        }
+        if Self.isNarrowSymbol(scalar) {
+            // Box drawing, block elements and braille (what previews and
+            // charts are made of) are one column wide: no need to measure them.
+            bytes.append(0xE0 | UInt8(scalar >> 12))
+            bytes.append(0x80 | UInt8(scalar >> 6 & 0x3F))
+            bytes.append(0x80 | UInt8(scalar & 0x3F))
+        } else if scalar >= 0x20 && scalar < 0x7F {
+            bytes.append(UInt8(scalar))
+        } else {
+            var glyph: [UInt8] = []
+            UTF8Repair.appendScalar(scalar, to: &glyph)
+            if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
+            bytes.append(contentsOf: glyph)
+        }
     }
 
     /// U+2500–U+259F (box drawing, block elements) and U+2800–U+28FF

@@ -5,7 +5,7 @@ struct LineEncoder {
     func write(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
         switch settings.format {
         case .json: writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
-        case .plain, .ansi:
+        case .plain, .ansi, .html:
             for index in canvas.outputLines.indices {
                 writeLine(canvas, index, to: out)
                 out.append(0x0A)

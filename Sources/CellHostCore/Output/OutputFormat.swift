@@ -6,6 +6,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case plain
     /// One JSON object per message, for programs.
     case json
+    /// One self-contained HTML page (`HTMLEncoder`).
+    case html
 }
 
 /// How many colours the terminal shows.
@@ -42,6 +44,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var bubbleWidth: Int
     /// How text is measured (the terminal's way; see `WidthMode`).
     public var widthMode: WidthMode
+    /// What `--format html` embeds and links (ignored by the other formats).
+    public var html = HTMLSettings()
 
     public init(format: OutputFormat, depth: ColorDepth, width: Int, bubbleWidth: Int = OutputSettings.defaultBubbleWidth,
                 widthMode: WidthMode = .grapheme) {

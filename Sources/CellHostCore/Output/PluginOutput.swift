@@ -23,14 +23,16 @@ public struct PluginOutput: Sendable, Equatable, Codable {
 
     public init(settings: OutputSettings, images: ImageMode = .symbols, imageRows: Int = PluginOutput.defaultImageRows) {
         format = settings.format.rawValue
-        // JSON carries colours at 24 bits (`rows` of each message), whatever the terminal.
-        switch settings.format == .json ? .trueColor : settings.depth {
+        // JSON and HTML carry colours at 24 bits (`rows` of each message), whatever the terminal.
+        switch settings.format == .json || settings.format == .html ? .trueColor : settings.depth {
         case .none: colors = UInt32(CELLHOST_COLORS_NONE)
         case .ansi16: colors = UInt32(CELLHOST_COLORS_16)
         case .ansi256: colors = UInt32(CELLHOST_COLORS_256)
         case .trueColor: colors = UInt32(CELLHOST_COLORS_TRUECOLOR)
         }
-        self.images = images
+        // A page shows pictures itself (`<img>` from the message's payload):
+        // cells are told to draw no preview.
+        self.images = settings.format == .html ? .none : images
         self.imageRows = max(1, imageRows)
     }
 
@@ -46,6 +48,7 @@ public struct PluginOutput: Sendable, Equatable, Codable {
         switch format {
         case OutputFormat.ansi.rawValue: info.format = cellhost_output_format(CELLHOST_FORMAT_ANSI)
         case OutputFormat.json.rawValue: info.format = cellhost_output_format(CELLHOST_FORMAT_JSON)
+        case OutputFormat.html.rawValue: info.format = cellhost_output_format(CELLHOST_FORMAT_HTML)
         default: info.format = cellhost_output_format(CELLHOST_FORMAT_PLAIN)
         }
         info.colors = colors

@@ -402,6 +402,8 @@ pub const CELLHOST_FORMAT_ANSI: cellhost_output_format = 0;
 pub const CELLHOST_FORMAT_PLAIN: cellhost_output_format = 1;
 /// `CELLHOST_FORMAT_JSON` (output.h): JSON for programs.
 pub const CELLHOST_FORMAT_JSON: cellhost_output_format = 2;
+/// `CELLHOST_FORMAT_HTML` (output.h): an HTML page; the host shows pictures itself.
+pub const CELLHOST_FORMAT_HTML: cellhost_output_format = 3;
 
 /// `cellhost_color_depth` (output.h): a `CELLHOST_COLORS_*` value.
 pub type cellhost_color_depth = u32;

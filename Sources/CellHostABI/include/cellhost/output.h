@@ -28,13 +28,17 @@ struct cellhost_host;
 /** The id of the output-settings extension of the host. */
 #define CELLHOST_EXT_OUTPUT "cellhost.output"
 
-/** The output format: a CELLHOST_FORMAT_* value. */
+/** The output format: a CELLHOST_FORMAT_* value. Formats may be added: treat
+ *  a value you do not know like CELLHOST_FORMAT_PLAIN. */
 typedef uint32_t cellhost_output_format;
 enum {
     CELLHOST_FORMAT_ANSI = 0,  /**< styled terminal output */
     CELLHOST_FORMAT_PLAIN = 1, /**< text only: styles and colours dropped */
     CELLHOST_FORMAT_JSON = 2,  /**< JSON for programs: each line's characters, and the
                                     colours of rows as spans (24-bit, so `colors` is TRUECOLOR) */
+    CELLHOST_FORMAT_HTML = 3,  /**< an HTML page: the browser wraps the text; the host shows
+                                    pictures itself from the message (so `images` is NONE);
+                                    rows keep their 24-bit colours (`colors` is TRUECOLOR) */
 };
 
 /** The colours the output carries: a CELLHOST_COLORS_* value. */

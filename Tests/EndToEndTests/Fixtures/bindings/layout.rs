@@ -136,6 +136,7 @@ fn main() {
     int!(CELLHOST_FORMAT_ANSI);
     int!(CELLHOST_FORMAT_PLAIN);
     int!(CELLHOST_FORMAT_JSON);
+    int!(CELLHOST_FORMAT_HTML);
     integer_type!(cellhost_color_depth);
     int!(CELLHOST_COLORS_NONE);
     int!(CELLHOST_COLORS_16);
