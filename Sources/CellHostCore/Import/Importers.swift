@@ -4,7 +4,8 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
-        case .telegram, .matrix, .discord, .slack, .whatsapp: return nil
+        case .telegram: return TelegramImporter.self
+        case .matrix, .discord, .slack, .whatsapp: return nil
         }
     }
 }
