@@ -5,6 +5,8 @@
 //     [PDF] itinerary.pdf          tag in accent, name in strong
 //     1.2 KB · application/pdf     muted; sizes in binary units (1 KB = 1024 B)
 //     18 MB · application/zip · missing   when the named file is not there
+//     missing: not included in the export  when the payload has no path but
+//                                          says why (`unavailable`)
 //     📄 itinerary.pdf             the message text (caption), when present
 import CellKit
 
@@ -42,7 +44,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
     /// per key rather than for every look-up. The key is escaped, so a
     /// message type with a dot in it names one key.
     struct Fields {
-        let name, path, mime, size: String
+        let name, path, mime, size, unavailable: String
 
         init(key: String) {
             let key = Message.escapedKey(key)
@@ -50,6 +52,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
             path = key + ".path"
             mime = key + ".mime"
             size = key + ".size"
+            unavailable = key + ".unavailable"
         }
 
         /// The fields of the `file` key.
@@ -81,13 +84,15 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
 
         let givenName = field(own?.name, file.name)
         let path = field(own?.path, file.path)
-        guard givenName != nil || !info.text.isEmpty || path != nil else { return nil }
-        let name = givenName ?? path.flatMap(MediaType.basename) ?? "file"
+        // Why an export has no file for it ("not included in the export").
+        let unavailable = path == nil ? field(own?.unavailable, file.unavailable) : nil
+        guard givenName != nil || !info.text.isEmpty || path != nil || unavailable != nil else { return nil }
+        let name = givenName ?? path.flatMap(MediaType.basename) ?? Self.familyName(info.type)
 
         // The file itself, when the message names one.
         var fileSize: Int64?
         var detected: String?
-        var notice: String?
+        var notice = unavailable.map { "missing: " + $0 }
         if let path {
             switch FileProbe.probe(MediaFile.resolve(path, baseDirectory: context.baseDirectory), host: context.host) {
             case .file(let size, let type):
@@ -126,6 +131,14 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
             }
         }
         return Attachment(name: name, tag: tag, size: size, mime: mime, notice: notice, caption: info.text)
+    }
+
+    /// What to call an attachment that has neither a name nor a path.
+    static func familyName(_ type: String) -> String {
+        switch type {
+        case "image", "sticker", "voice", "video": return type
+        default: return "file"
+        }
     }
 
     /// A type short enough to be a payload key: its field paths, escaped,

@@ -56,7 +56,10 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
             path = ownPath
         } else if let imagePath = message.string("image.path"), !imagePath.isEmpty {
             path = imagePath
-        } else if info.text.isEmpty {
+        } else if info.text.isEmpty || message.string((ownKey ?? "image") + ".unavailable") != nil
+                    || message.string("image.unavailable") != nil {
+            // With no path and a reason the export has no file, FileCell
+            // (the parent class's cell) shows the missing-file mark.
             return nil
         }
         var dimensions: String?

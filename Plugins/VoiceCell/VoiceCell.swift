@@ -106,7 +106,11 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         var note = Note(seconds: messageSeconds(of: message), samples: withWaveform ? samples(of: message) : [],
                         audio: nil, notice: nil)
         var undecodable = false
+        // No path but a reason the export has no file: the missing-file mark,
+        // beside whatever duration and waveform the message gives.
+        var unavailableOnly = true
         if let path = message.string("voice.path"), !path.isEmpty {
+            unavailableOnly = false
             switch VoiceAudio.load(path, context: context) {
             case .decoded(let audio):
                 note.audio = audio
@@ -120,6 +124,10 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
                 note.notice = notice
                 undecodable = true
             }
+        }
+        if unavailableOnly, let reason = message.string("voice.unavailable"), !reason.isEmpty {
+            note.notice = "missing: " + reason
+            undecodable = true
         }
         if let partial = note.filePeaks?.partialSeconds, let shown = PlaybackTime.format(seconds: partial) {
             note.notice = "waveform of the first " + shown

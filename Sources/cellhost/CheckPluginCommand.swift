@@ -40,7 +40,8 @@ extension CommandLineTool {
                 }
                 memory = mebibytes
             default:
-                throw UsageError(message: "unknown option '\(flag)' for 'check-plugin' (see cellhost check-plugin --help)")
+                throw Suggestion.unknownOption(flag, command: "check-plugin", known: ["--help", "--json", "--plugin-path", "--timeout",
+                                                                                   "--width", "--plugin-memory", "--allow-insecure-plugins"])
             }
         }
         if help { printOut(Help.checkPlugin); return 0 }

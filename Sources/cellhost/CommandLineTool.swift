@@ -11,7 +11,8 @@ struct CommandLineTool {
 
     func run(_ arguments: [String]) -> Int32 {
         guard let command = arguments.first else {
-            printOut(Help.main)
+            // A usage error: the usage goes to stderr, as every diagnostic does.
+            writeError(Help.main)
             return 2
         }
         let rest = Array(arguments.dropFirst())
@@ -29,7 +30,9 @@ struct CommandLineTool {
                 return 0
             case "--version": printOut("cellhost \(Help.version) (plugin ABI \(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR))\n"); return 0
             default:
-                throw UsageError(message: "unknown command '\(command)' (commands: render, list-plugins, check-plugin, new-plugin; see cellhost --help)")
+                let commands = ["render", "list-plugins", "check-plugin", "new-plugin"]
+                let hint = Suggestion.closest(to: command, among: commands).map { "did you mean '\($0)'? " } ?? ""
+                throw UsageError(message: "unknown command '\(command)' (\(hint)commands: \(commands.joined(separator: ", ")); see cellhost --help)")
             }
         } catch let error as UsageError {
             printError(error.message)
@@ -170,14 +173,15 @@ struct CommandLineTool {
             throw UsageError(message: "--color must be auto, always or never, not '\(options.color)'")
         }
         let files = options.files.isEmpty ? ["-"] : options.files
-        var readable: [(name: String, fd: Int32, isDirectory: Bool)] = []
+        // An input that cannot be opened is reported in its place; the others render.
+        var readable: [(name: String, fd: Int32, isDirectory: Bool, openError: Int32)] = []
         for file in files {
-            if file == "-" { readable.append(("<stdin>", 0, false)); continue }
+            if file == "-" { readable.append(("<stdin>", 0, false, 0)); continue }
             let fd = open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw UsageError(message: "\(file): \(String(cString: strerror(errno)))") }
+            let openError = fd < 0 ? errno : 0
             var info = stat()
-            let isDirectory = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-            readable.append((file, fd, isDirectory))
+            let isDirectory = fd >= 0 && fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            readable.append((file, fd, isDirectory, openError))
         }
         let (host, _) = try makeHost(options)
         let isolation = try isolationSettings(options)
@@ -210,7 +214,12 @@ struct CommandLineTool {
         let reader = ChatReader(format: options.from, options: ImportOptions(me: options.me), verbose: options.verbose,
                                 beforeRead: { fd in if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
                                 isCancelled: { output.failed })
-        for (name, fd, isDirectory) in readable {
+        for (name, fd, isDirectory, openError) in readable {
+            if fd < 0 {
+                invalid += 1
+                pipeline.report("\(name): \(String(cString: strerror(openError)))")
+                continue
+            }
             pipeline.source = name
             pipeline.baseDirectory = mediaDirectory ?? (fd == 0 ? .current : isDirectory ? BaseDirectory(path: name) : BaseDirectory(containing: name))
             invalid += isDirectory ? reader.read(directory: name, into: pipeline) : reader.read(name: name, fd: fd, into: pipeline)

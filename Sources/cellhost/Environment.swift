@@ -20,7 +20,12 @@ func currentEnvironment() -> [String: String] {
 /// pictures), so file names, plugin names and option values from the user or
 /// a plugin cannot drive the terminal. Every diagnostic goes through here.
 func printError(_ message: String) {
-    var line = "cellhost: " + Sanitizer.sanitize(message) + "\n"
+    writeError("cellhost: " + Sanitizer.sanitize(message) + "\n")
+}
+
+/// Writes `text` (the host's own, already safe) to stderr as it is.
+func writeError(_ text: String) {
+    var line = text
     line.withUTF8 { buffer in
         guard let base = buffer.baseAddress else { return }
         var offset = 0

@@ -6,7 +6,9 @@ enum Help {
     cellhost — render chat messages in the terminal through plugin cell renderers
 
     USAGE:
-      cellhost render [FILE… | -] [options]   render messages (JSON Lines or a JSON array)
+      cellhost render [FILE… | DIR | -] [options]
+                                              render messages: CellHost JSON Lines, or a
+                                              Telegram, Matrix, Discord, Slack or WhatsApp export
       cellhost list-plugins [--json] [--verbose]
                                               list plugins, their classes and the registry
       cellhost check-plugin FILE.so [--json]  check one plugin: load, link, render samples
@@ -19,13 +21,19 @@ enum Help {
     """
 
     static let render = """
-    USAGE: cellhost render [FILE… | -] [options]
+    USAGE: cellhost render [FILE… | DIR | -] [options]
 
-    Renders each message as soon as it is read. FILE is JSON Lines (one message per
-    line) or a file holding one JSON array; '-' or no FILE reads standard input.
+    Renders each message as soon as it is read. FILE is CellHost JSON Lines (one
+    message per line, or one JSON array), or a chat export: a Telegram Desktop
+    result.json, Matrix events (an Element export, a /messages page, a /sync
+    response), a DiscordChatExporter JSON file, a WhatsApp chat .txt, or a Slack
+    export directory (DIR). The format is told from the content; '-' or no FILE
+    reads standard input.
 
     OPTIONS:
       --format ansi|plain|json  output format (default: ansi on a terminal, else plain)
+      --from FORMAT             read every input as FORMAT instead of detecting it:
+                                cellhost, telegram, matrix, discord, slack, whatsapp
       --width N                 columns (default: $COLUMNS, else the terminal's, else 80)
       --me ID                   the viewer's user id: their messages are outgoing
       --renderer TYPE=CLASS     use CLASS for message class TYPE (repeatable)
@@ -35,7 +43,9 @@ enum Help {
       --max-rows N              rows of content per message (default 1000); the
                                 rest becomes one '… N more lines' row
       --max-bytes N             bytes of content per message (default 1048576)
-      --verbose                 also show plugins' info and debug logs
+      --verbose                 also show plugins' info and debug logs, the format each
+                                input was read as, an import summary, and times that
+                                could not be read
       --images symbols|none     picture previews drawn with characters and colours
                                 (default symbols), or none
       --image-rows N            the most rows a preview takes (default 12)

@@ -33,7 +33,7 @@ struct NewPluginCommand {
             case "--type": command.messageType = try value()
             case "--output": command.output = try value()
             case "--sdk": command.sdk = try value()
-            default: throw unexpected(flag)
+            default: throw Suggestion.unknownOption(flag, command: "new-plugin", known: ["--help", "--lang", "--type", "--output", "--sdk"])
             }
         }
         if help { return nil }

@@ -35,7 +35,7 @@ struct Options {
         var options = Options()
         try ArgumentScanner(arguments: arguments, command: command).scan(operand: { options.files.append($0) }) { flag, value in
             guard allowed.contains(flag) else {
-                throw UsageError(message: "unknown option '\(flag)' for '\(command)' (see cellhost \(command) --help)")
+                throw Suggestion.unknownOption(flag, command: command, known: Array(allowed))
             }
             switch flag {
             case "--help": options.help = true
@@ -58,9 +58,7 @@ struct Options {
             case "--allow-insecure-plugins": options.allowInsecurePlugins = true
             case "--format": options.format = try value()
             case "--width":
-                let text = try value()
-                guard let width = Int(text), width > 0 else { throw UsageError(message: "--width must be a positive number, not '\(text)'") }
-                options.width = width
+                options.width = try limit(flag, try value(), minimum: OutputSettings.minimumWidth, maximum: OutputSettings.maximumWidth)
             case "--max-rows":
                 options.maxRows = try limit(flag, try value(), maximum: OutputLimits.maximumRows)
             case "--max-bytes":
@@ -94,10 +92,10 @@ struct Options {
         return options
     }
 
-    /// A whole number in 1…`maximum`, or a usage error naming the flag.
-    private static func limit(_ flag: String, _ text: String, maximum: Int) throws -> Int {
-        guard let number = Int(text), number >= 1, number <= maximum else {
-            throw UsageError(message: "\(flag) must be a whole number from 1 to \(maximum), not '\(text)'")
+    /// A whole number in `minimum`…`maximum`, or a usage error naming the flag and the range.
+    private static func limit(_ flag: String, _ text: String, minimum: Int = 1, maximum: Int) throws -> Int {
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            throw UsageError(message: "\(flag) must be a whole number from \(minimum) to \(maximum), not '\(text)'")
         }
         return number
     }

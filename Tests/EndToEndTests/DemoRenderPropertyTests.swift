@@ -125,19 +125,17 @@ final class DemoRenderPropertyTests: EndToEndTestCase {
         }
     }
 
-    func test_plain_widthBelowTheMinimumIsClampedTo12() throws {
-        let clamped = try renderDemo("plain", width: 5)
-        let minimum = try renderDemo("plain", width: 12)
-        XCTAssertEqual(clamped.text, minimum.text, "--width 5 is clamped to 12")
-        assertSafePlainOutput(clamped.stdout, width: 12, "demo, plain, width 5")
+    func test_aWidthOutsideTheRangeIsAUsageErrorNamingTheRange() throws {
+        for width in ["5", "5000", "0", "wide"] {
+            let run = try renderRaw(["conversation.jsonl", "--width", width], currentDirectory: Self.examplesDirectory, expectStatus: 2)
+            XCTAssertEqual(run.diagnostics, ["cellhost: --width must be a whole number from 12 to 1000, not '\(width)'"])
+        }
     }
 
-    func test_plain_widthAboveTheMaximumIsClampedTo1000() throws {
-        let clamped = try renderDemo("plain", width: 5000)
+    func test_plain_theWidestWidthReachesTheRightEdge() throws {
         let maximum = try renderDemo("plain", width: 1000)
-        XCTAssertEqual(clamped.text, maximum.text, "--width 5000 is clamped to 1000")
-        assertSafePlainOutput(clamped.stdout, width: 1000, "demo, plain, width 5000")
-        XCTAssertEqual(clamped.lines.map { displayWidth($0) }.max(), 1000,
+        assertSafePlainOutput(maximum.stdout, width: 1000, "demo, plain, width 1000")
+        XCTAssertEqual(maximum.lines.map { displayWidth($0) }.max(), 1000,
                        "day separators and outgoing lines reach the right edge at 1000")
     }
 

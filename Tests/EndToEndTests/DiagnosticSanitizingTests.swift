@@ -6,7 +6,7 @@ import XCTest
 final class DiagnosticSanitizingTests: EndToEndTestCase {
     func test_fileNameWithEscapesAndBEL_isShownSafely() throws {
         let result = try run(["render", "bad\u{07}name\u{1B}]0;TITLE\u{07}.jsonl"])
-        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "cellhost: bad\u{2407}name.jsonl: No such file or directory\n")
     }
 

@@ -280,17 +280,27 @@ final class InputErrorTests: EndToEndTestCase {
 
     // MARK: - Usage errors
 
-    func test_missingFile_exitsTwo_namingThePath() throws {
+    func test_missingFile_exitsOne_namingThePath() throws {
         let run = try renderRaw(["inputs/does-not-exist.jsonl", "--format", "json"], currentDirectory: scratchDir,
-                                expectStatus: 2)
+                                expectStatus: 1)
         XCTAssertTrue(run.diagnostics.contains { $0.contains("inputs/does-not-exist.jsonl") },
                       "stderr names the path:\n\(run.stderr)")
         XCTAssertEqual(run.stderr.split(separator: "\n").count, 1, "one line:\n\(run.stderr)")
     }
 
-    func test_directoryAsInput_exitsTwo() throws {
-        let run = try renderRaw([scratchDir.path, "--format", "json"], expectStatus: 2)
-        XCTAssertTrue(run.diagnostics.contains { $0.contains(scratchDir.path) }, run.stderr)
+    func test_aMissingFileAmongSeveral_isReportedInItsPlace_andTheOthersRender() throws {
+        try writeInput("one.jsonl", lines: [good1])
+        try writeInput("two.jsonl", lines: [good2])
+        let run = try renderRaw(["inputs/one.jsonl", "inputs/gone.jsonl", "inputs/two.jsonl", "--format", "json"],
+                                currentDirectory: scratchDir, expectStatus: 1)
+        XCTAssertEqual(try records(run).map(\.id), ["first", "last"])
+        XCTAssertEqual(run.diagnostics, ["cellhost: inputs/gone.jsonl: No such file or directory"])
+    }
+
+    func test_aDirectoryThatIsNotASlackExport_isReportedAndExitsOne() throws {
+        let run = try renderRaw([scratchDir.path, "--format", "json"], expectStatus: 1)
+        XCTAssertEqual(run.diagnostics, ["cellhost: \(scratchDir.path): not a chat CellHost can read: it is a directory "
+                                         + "without users.json or channels.json (only a Slack export is read as a directory)"])
     }
 
     func test_unknownFormat_exitsTwo() throws {

@@ -33,6 +33,11 @@ public enum FormatDetector {
         guard let lineEnd = firstLineEnd ?? (decisive ? body.count : nil) else { return nil }
         let firstLine = Array(body[..<lineEnd])
         if WhatsAppLine.startsMessage(firstLine) { return .format(.whatsapp) }
+        // A bare JSON value (`42`, `"x"`, `null`) is a line of JSON Lines
+        // that is not a message: reported on its line like any other.
+        var document = JSONDocument()
+        let trimmed = firstLine.last == 0x0D ? Array(firstLine.dropLast()) : firstLine
+        if (try? trimmed.withUnsafeBufferPointer { try document.parse($0) }) != nil { return .format(.cellhost) }
         return .unknown(describeText(firstLine))
     }
 

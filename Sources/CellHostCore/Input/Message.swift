@@ -28,6 +28,11 @@ public final class Message {
     public internal(set) var isOutgoing = false
     public internal(set) var isEdited = false
     public internal(set) var replyTo: String?
+    /// True for `type` `system`: a line about the conversation (a join, a
+    /// rename, a call), laid out centred with no sender or bubble.
+    public internal(set) var isSystem = false
+    /// A system message's `system.event` (`conversation` starts a new one).
+    public internal(set) var systemEvent: String?
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
     /// message is reset (the end of the call that received it).
@@ -100,6 +105,8 @@ public final class Message {
         }
         isEdited = fields.edited.flatMap { document.bool($0) } ?? false
         replyTo = fields.replyTo.flatMap { document.string($0) }
+        isSystem = type == "system"
+        systemEvent = isSystem ? document.member(root, "system").flatMap { document.member($0, "event") }.flatMap { document.string($0) } : nil
     }
 
     /// The nodes of the top-level fields the host reads.

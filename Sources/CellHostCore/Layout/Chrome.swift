@@ -35,6 +35,10 @@ final class Chrome {
     /// `quote` is the sender and one-line preview of the message `reply_to`
     /// names, when it is still remembered.
     func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
+        if message.isSystem {
+            system(message, canvas)
+            return
+        }
         var startsGroup = true
         var newDay = false
         if let time = message.time {
@@ -120,6 +124,56 @@ final class Chrome {
         wroteAnything = true
     }
 
+    /// A `system` message: its content centred and muted, with no sender,
+    /// bubble or footer; the next message starts a new group. One whose
+    /// `system.event` is `conversation` starts a new conversation: a blank
+    /// line, its content as a heading between rules, and the day separator
+    /// shown again for the conversation's first message.
+    private func system(_ message: Message, _ canvas: CellCanvas) {
+        let startsConversation = message.systemEvent == "conversation"
+        if startsConversation {
+            lastDay = nil
+        } else if let time = message.time {
+            let day = dayNumber(time)
+            if day != lastDay {
+                if wroteAnything { blankLine(canvas) }
+                separator(dayLabel(time), canvas)
+                lastDay = day
+            } else if lastSender != nil {
+                blankLine(canvas)
+            }
+        } else if lastSender != nil {
+            blankLine(canvas)
+        }
+        if startsConversation && wroteAnything { blankLine(canvas) }
+        for line in canvas.contentLines {
+            let lineWidth = Int(line.width)
+            let start = canvas.pieces.count
+            if startsConversation {
+                let remaining = max(0, width - lineWidth - 2)
+                canvas.pieces.append(rule(remaining / 2, canvas, double: true))
+                canvas.pieces.append(.padding(1))
+            } else {
+                canvas.pieces.append(.padding(max(0, (width - lineWidth) / 2)))
+            }
+            for index in Int(line.firstPiece)..<Int(line.endPiece) {
+                var piece = canvas.pieces[index]
+                piece.style.formUnion(startsConversation ? [.strong] : [.muted])
+                canvas.pieces.append(piece)
+            }
+            if startsConversation {
+                canvas.pieces.append(.padding(1))
+                canvas.pieces.append(rule(max(0, width - lineWidth - 2) - max(0, width - lineWidth - 2) / 2, canvas, double: true))
+            }
+            var total: Int32 = 0
+            for index in start..<canvas.pieces.count { total += canvas.pieces[index].width }
+            canvas.outputLines.append(Line(firstPiece: Int32(start), endPiece: Int32(canvas.pieces.count), width: total))
+        }
+        lastSender = nil
+        lastTime = message.time
+        wroteAnything = true
+    }
+
     // MARK: Pieces
 
     /// Reactions, the edited mark and (outgoing) the status, as a range of
@@ -182,9 +236,10 @@ final class Chrome {
         emit([rule(left, canvas), text, rule(remaining - left, canvas)], canvas)
     }
 
-    private func rule(_ columns: Int, _ canvas: CellCanvas) -> Piece {
+    private func rule(_ columns: Int, _ canvas: CellCanvas, double: Bool = false) -> Piece {
         let start = canvas.bytes.count
-        for _ in 0..<max(0, columns) { canvas.bytes.append(contentsOf: [0xE2, 0x94, 0x80]) } // ─
+        // ─, or ═ for a conversation's heading
+        for _ in 0..<max(0, columns) { canvas.bytes.append(contentsOf: double ? [0xE2, 0x95, 0x90] : [0xE2, 0x94, 0x80]) }
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(max(0, columns)), style: .separator)
     }
 

@@ -17,7 +17,8 @@ public struct MessageClassTree: Sendable {
     public static let builtIn: MessageClassTree = {
         var tree = MessageClassTree()
         for (name, parent) in [("text", nil), ("file", nil), ("image", "file"), ("voice", "file"),
-                               ("video", "file"), ("sticker", "image"), ("poll", nil)] as [(String, String?)] {
+                               ("video", "file"), ("sticker", "image"), ("poll", nil),
+                               ("system", "text")] as [(String, String?)] {
             _ = tree.declare(name, parent: parent, by: "cellhost")
         }
         return tree
