@@ -73,8 +73,6 @@ final class TelegramImportTests: EndToEndTestCase {
         XCTAssertTrue(reply.contains("↪ Bob: Count me in! Bring boots"), reply)
         let orphan = record(records, "7")?.lines.joined(separator: "\n") ?? ""
         XCTAssertTrue(orphan.contains("reply to 404"), orphan)
-        let pin = record(records, "26")?.lines.joined(separator: "\n") ?? ""
-        XCTAssertTrue(pin.contains("Start time?"), pin)
     }
 
     func testReactionsAreShownWithTheirCounts() throws {
@@ -87,10 +85,13 @@ final class TelegramImportTests: EndToEndTestCase {
         XCTAssertFalse(run.text.contains("Change data exporting settings"), run.text)
         XCTAssertFalse(run.text.contains("File unavailable"), run.text)
         let records = try records(run)
-        XCTAssertEqual(record(records, "9")?.type, "image")
-        XCTAssertEqual(record(records, "12")?.type, "video")
-        let video = record(records, "12")?.lines.joined(separator: "\n") ?? ""
-        XCTAssertTrue(video.contains("drone-flyover.mp4"), video)
+        let photo = record(records, "9")?.lines ?? []
+        XCTAssertTrue(photo.contains("│ missing: not included in the export"), photo.joined(separator: "\n"))
+        let video = record(records, "12")?.lines ?? []
+        XCTAssertTrue(video.contains("┃ [VID] drone-flyover.mp4"), video.joined(separator: "\n"))
+        XCTAssertTrue(video.contains { $0.hasSuffix("missing: too large for the export") }, video.joined(separator: "\n"))
+        let round = record(records, "13")?.lines ?? []
+        XCTAssertTrue(round.contains { $0.hasSuffix("missing: unavailable") }, round.joined(separator: "\n"))
     }
 
     func testTheAccountOwnersMessagesAreOutgoingUnlessMeSaysOtherwise() throws {
