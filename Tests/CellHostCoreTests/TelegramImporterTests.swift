@@ -140,6 +140,22 @@ final class TelegramImporterTests: XCTestCase {
         XCTAssertEqual(text(importing(chat(message(1, fields)))), #"a \*b\* see https://x.org/_next_/ and \_c\_"#)
     }
 
+    func testLiteralTextWithoutURLsIsEscapedExactlyAsImportTextDoes() {
+        let samples = ["snake_case_name", "_lead", "trail_", "2*3*4", "a * b", "*x*", "`tick`", "a\\*b", "\\\\",
+                       "é_ü", "日本_語", "x_😀", "ä\u{301}_b", "*", "", "plain words", "C:\\path\\_x"]
+        for sample in samples {
+            XCTAssertEqual(TelegramMarkup.literal(sample), ImportText.escaped(sample), sample)
+        }
+    }
+
+    func testURLsInLiteralTextAreCopiedAsTheMarkupFindsThem() {
+        XCTAssertEqual(TelegramMarkup.literal("(see https://x.org/_a_)"), "(see https://x.org/_a\\_)")
+        XCTAssertEqual(TelegramMarkup.literal("see https://x.org/(a_b)."), "see https://x.org/(a_b).")
+        XCTAssertEqual(TelegramMarkup.literal("HTTPS://X.ORG/_y_/ ok_"), "HTTPS://X.ORG/_y_/ ok\\_")
+        XCTAssertEqual(TelegramMarkup.literal("xhttps://x.org/_y_/"), "xhttps://x.org/\\_y\\_/")
+        XCTAssertEqual(TelegramMarkup.literal("链接：https://x.org/_y_。"), "链接：https://x.org/_y\\_。")
+    }
+
     // MARK: Times and edits
 
     func testDateUnixtimeIsPreferredOverDate() {
@@ -425,6 +441,13 @@ final class TelegramImporterTests: XCTestCase {
         let outcome = importing("[1,2]")
         XCTAssertEqual(outcome.error?.reason.hasPrefix("not a Telegram export: the document is not an object"), true)
         XCTAssertTrue(outcome.records.isEmpty)
+    }
+
+    func testAnObjectWithNeitherMessagesNorChatsIsRefused() {
+        let outcome = importing("{\"name\":\"x\",\"list\":[]}")
+        XCTAssertEqual(outcome.error?.reason.hasPrefix("not a Telegram export: it has neither \"messages\" nor \"chats\""), true)
+        XCTAssertTrue(outcome.records.isEmpty)
+        XCTAssertNil(importing("{\"personal_information\":{\"user_id\":1},\"chats\":{\"list\":[]}}").error)
     }
 
     func testEnormousStringsAreHandedOverWhole() {

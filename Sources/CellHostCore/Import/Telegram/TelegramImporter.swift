@@ -29,6 +29,8 @@ final class TelegramExportReader {
     private var headerEmitted = false
     private var document = JSONDocument()
     private var rootIsObject = true
+    /// True once `messages`, `chats` or `left_chats` was found.
+    private var foundChats = false
     private var lastLine = 1
     private var repairs = TelegramRepairReport()
 
@@ -47,9 +49,12 @@ final class TelegramExportReader {
         }, problem: { line, reason in
             self.sink.problem(line: line, reason)
         })
+        let shapes = "(an export is {\"name\",\"type\",\"id\",\"messages\"} or {\"personal_information\",\"chats\"})"
         guard rootIsObject else {
-            throw ImportError(line: 1, reason: "not a Telegram export: the document is not an object "
-                              + "(an export is {\"name\",\"type\",\"id\",\"messages\"} or {\"personal_information\",\"chats\"})")
+            throw ImportError(line: 1, reason: "not a Telegram export: the document is not an object \(shapes)")
+        }
+        guard foundChats else {
+            throw ImportError(line: nil, reason: "not a Telegram export: it has neither \"messages\" nor \"chats\" \(shapes)")
         }
     }
 
@@ -82,7 +87,10 @@ final class TelegramExportReader {
             guard case .key(let key) = path[0] else { return .skip }
             switch key {
             case "personal_information": return first == Self.opening ? .capture : .skip
-            case "chats", "left_chats": return first == Self.opening ? .descend : .skip
+            case "chats", "left_chats":
+                guard first == Self.opening else { return .skip }
+                foundChats = true
+                return .descend
             case "name", "type", "id": return .capture
             case "messages":
                 guard first == Self.bracket else { return .skip }
@@ -149,6 +157,7 @@ final class TelegramExportReader {
     }
 
     private func beginMessages() {
+        foundChats = true
         if chats == 0 { chats = 1 }
         guard !headerEmitted else { return }
         headerEmitted = true
