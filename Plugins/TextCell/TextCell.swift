@@ -1,9 +1,11 @@
 // TextCell: the shipped renderer for "text" messages.
 //
 // Renders the message's text with light inline markup (see InlineMarkup in
-// CellKit): *bold*, _italic_, `code` and bare http(s) URLs as links. Markers
-// count only at word boundaries, so snake_case_name and 2*3*4 stay literal.
-// Newlines are kept; the host wraps.
+// CellKit): *bold* or **bold**, _italic_ or __italic__, `code` and bare
+// http(s) URLs as links. Markers count only at word boundaries, so
+// snake_case_name and 2*3*4 stay literal; a backslash before * _ ` or \
+// makes it literal and is not shown (\*not bold\*), except inside code and
+// URLs. Newlines are kept; the host wraps.
 import CellKit
 
 /// `TextMessageCell`, registered for `text`.

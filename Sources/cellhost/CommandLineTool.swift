@@ -108,31 +108,10 @@ struct CommandLineTool {
     }
 
     /// Where plugin code runs and its limits: `--isolation` (default `auto`),
-    /// `--plugin-timeout`, `--plugin-memory`, else the config file's `[render]`.
+    /// `--plugin-timeout`, `--plugin-memory` (merged with the config file's
+    /// `[render]` by `RenderDefaults`).
     private func isolationSettings(_ options: Options) throws -> Supervisor.Settings {
-        var options = options
-        if let config = try configFile(), !config.render.isEmpty {
-            var fromConfig: [String] = []
-            for key in ConfigFile.renderKeys {
-                if let value = config.render[key] { fromConfig.append("--\(key)=\(value)") }
-            }
-            let defaults: Options
-            do {
-                defaults = try Options.parse(fromConfig, allowed: Set(ConfigFile.renderKeys.map { "--" + $0 }), command: "render")
-            } catch let error as UsageError {
-                throw UsageError(message: "\(config.path ?? "config") [render]: \(error.message)")
-            }
-            if let name = defaults.isolation, IsolationMode(rawValue: name) == nil {
-                throw UsageError(message: "\(config.path ?? "config") [render]: isolation must be none, auto, shared or each, not '\(name)'")
-            }
-            options.isolation = options.isolation ?? defaults.isolation
-            options.pluginTimeout = options.pluginTimeout ?? defaults.pluginTimeout
-            options.pluginMemory = options.pluginMemory ?? defaults.pluginMemory
-        }
-        let name = options.isolation ?? "auto"
-        guard let mode = IsolationMode(rawValue: name) else {
-            throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
-        }
+        let mode = options.isolation.flatMap(IsolationMode.init(rawValue:)) ?? .auto
         var settings = Supervisor.Settings(mode: mode, executable: PluginSearchPath.executablePath() ?? "")
         if let milliseconds = options.pluginTimeout {
             settings.timeout = Double(milliseconds) / 1000
@@ -156,12 +135,15 @@ struct CommandLineTool {
     }
 
     private func render(_ arguments: [String]) throws -> Int32 {
-        let options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
+        var options = try Options.parse(arguments, allowed: ["--help", "--format", "--width", "--me", "--renderer",
                                                              "--plugin-path", "--color", "--verbose",
                                                              "--allow-insecure-plugins", "--isolation", "--plugin-timeout",
                                                              "--plugin-memory", "--max-rows", "--max-bytes",
-                                                             "--images", "--image-rows", "--media-dir", "--from"], command: "render")
+                                                             "--images", "--image-rows", "--media-dir", "--from",
+                                                             "--paging", "--bubble-width", "--width-mode", "--follow", "--lines"],
+                                        command: "render")
         if options.help { printOut(Help.render); return 0 }
+        options = try RenderDefaults(config: try configFile(), environment: environment).apply(to: options)
         var format: OutputFormat?
         if let name = options.format {
             guard let parsed = OutputFormat(rawValue: name) else {
@@ -169,10 +151,12 @@ struct CommandLineTool {
             }
             format = parsed
         }
-        guard let color = ColorChoice(rawValue: options.color) else {
-            throw UsageError(message: "--color must be auto, always or never, not '\(options.color)'")
-        }
+        let color = options.color ?? .auto
         let files = options.files.isEmpty ? ["-"] : options.files
+        if options.lines != nil && !options.follow { throw UsageError(message: "--lines goes with --follow") }
+        if options.follow && (files.count != 1 || files[0] == "-") {
+            throw UsageError(message: "--follow follows one file (standard input is followed by reading it: cellhost render -)")
+        }
         // An input that cannot be opened is reported in its place; the others render.
         var readable: [(name: String, fd: Int32, isDirectory: Bool, openError: Int32)] = []
         for file in files {
@@ -185,10 +169,15 @@ struct CommandLineTool {
         }
         let (host, _) = try makeHost(options)
         let isolation = try isolationSettings(options)
-        let settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
+        var settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
                                               isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))
+        settings.bubbleWidth = options.bubbleWidth ?? OutputSettings.defaultBubbleWidth
+        settings.widthMode = options.widthMode.flatMap(WidthMode.init(rawValue:)) ?? WidthMode.auto(environment: environment)
         guard self.output.fd >= 0 else { return 0 } // stdout is closed: main reports it (exit 3).
-        let output = OutputBuffer(fd: self.output.fd)
+        // A followed file is a live stream: not paged unless asked.
+        let paging = options.paging ?? .auto
+        let pager = options.follow && paging == .auto ? nil : startPager(paging, inputs: readable.map(\.fd))
+        let output = OutputBuffer(fd: pager?.fd ?? self.output.fd)
         let limits = OutputLimits(rows: options.maxRows ?? OutputLimits.standard.rows,
                                   bytes: options.maxBytes ?? OutputLimits.standard.bytes)
         host.runtime.output = PluginOutput(settings: settings, images: options.images ?? .symbols,
@@ -215,6 +204,13 @@ struct CommandLineTool {
                                 beforeRead: { fd in if !Terminal.hasInput(fd: fd) { pipeline.inputIdle() } },
                                 isCancelled: { output.failed })
         for (name, fd, isDirectory, openError) in readable {
+            if options.follow, fd >= 0 {
+                close(fd)
+                pipeline.source = name
+                pipeline.baseDirectory = mediaDirectory ?? BaseDirectory(containing: name)
+                invalid += reader.follow(path: name, lines: options.lines ?? 10, into: pipeline)
+                break
+            }
             if fd < 0 {
                 invalid += 1
                 pipeline.report("\(name): \(String(cString: strerror(openError)))")
@@ -228,8 +224,37 @@ struct CommandLineTool {
         }
         pipeline.finish()
         host.runtime.shutdown()
-        if let code = output.failureCode { self.output.fail(errno: code) }
+        pager?.finish()
+        // A pager the user quit early closes its input: that is no failure.
+        if let code = output.failureCode, !(pager != nil && code == EPIPE) { self.output.fail(errno: code) }
         return invalid > 0 ? 1 : 0
+    }
+}
+
+extension CommandLineTool {
+    /// The pager the output goes through, or nil (see `Paging`). A pager
+    /// that cannot be found is reported once and the output goes straight
+    /// to stdout.
+    func startPager(_ paging: Paging, inputs: [Int32]) -> Pager? {
+        switch paging {
+        case .never: return nil
+        case .always: break
+        case .auto:
+            guard output.isTerminal else { return nil }
+            // A live stream (a pipe or the terminal on stdin) is shown as it comes.
+            var info = stat()
+            if inputs.contains(0), fstat(0, &info) != 0 || info.st_mode & S_IFMT != S_IFREG { return nil }
+        }
+        guard let command = Pager.command(environment: environment) else { return nil }
+        guard Pager.isRunnable(command, environment: environment),
+              let pager = Pager.start(command, stdoutFD: output.fd, environment: environment) else {
+            printError("pager '\(command)' cannot be run; writing to standard output (set CELLHOST_PAGER, or --paging never)")
+            return nil
+        }
+        // Quitting the pager early closes its input: a write then fails with
+        // EPIPE (and ends the render quietly) instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
+        return pager
     }
 }
 

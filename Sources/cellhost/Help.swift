@@ -16,7 +16,9 @@ enum Help {
                                               write a ready-to-build plugin directory
       cellhost --version
 
-    Run 'cellhost COMMAND --help' for a command's options. Documentation: docs/cli.md.
+    Run 'cellhost COMMAND --help' for a command's options. Defaults for render can be
+    set in ~/.config/cellhost/config under [render] (me, width, color, paging,
+    width-mode, images, bubble-width, isolation, plugin-timeout, plugin-memory).
 
     """
 
@@ -32,14 +34,28 @@ enum Help {
 
     OPTIONS:
       --format ansi|plain|json  output format (default: ansi on a terminal, else plain)
+      --follow                  keep reading FILE as it grows, like tail -F (truncation
+                                and rotation included); CellHost JSON Lines only
+      --lines N                 with --follow: start from the last N messages (default 10)
       --from FORMAT             read every input as FORMAT instead of detecting it:
                                 cellhost, telegram, matrix, discord, slack, whatsapp
-      --width N                 columns (default: $COLUMNS, else the terminal's, else 80)
+      --width N                 columns, 12 to 1000 (default: $COLUMNS, else the
+                                terminal's, else 80)
       --me ID                   the viewer's user id: their messages are outgoing
       --renderer TYPE=CLASS     use CLASS for message class TYPE (repeatable)
       --plugin-path DIR         look for plugins in DIR first (repeatable)
       --color auto|always|never colours in ansi output (default auto; NO_COLOR,
-                                CLICOLOR_FORCE, COLORTERM and TERM are honoured)
+                                CLICOLOR_FORCE, COLORTERM and TERM are honoured;
+                                an explicit --format ansi means colour when piped)
+      --paging auto|always|never
+                                through $CELLHOST_PAGER, $PAGER or 'less -RFX' (default
+                                auto: when stdout is a terminal and the input is no
+                                live stream)
+      --bubble-width N          the most columns a message bubble takes (default 100)
+      --width-mode grapheme|wcwidth|auto
+                                measure text by grapheme cluster (kitty, WezTerm,
+                                foot) or code point by code point (tmux, xterm, VTE);
+                                auto (the default) picks by TERM_PROGRAM and TERM
       --max-rows N              rows of content per message (default 1000); the
                                 rest becomes one '… N more lines' row
       --max-bytes N             bytes of content per message (default 1048576)
@@ -97,7 +113,7 @@ enum Help {
     result is cached ($XDG_CACHE_HOME/cellhost/plugins.cache) until a file changes.
 
     OPTIONS:
-      --json                    one JSON object (stable; see docs/cli.md)
+      --json                    one JSON object (a stable format)
       --verbose                 methods and encodings, descriptions, the search path
       --plugin-path DIR         look for plugins in DIR first (repeatable)
       --renderer TYPE=CLASS     show the registry with this override (repeatable)

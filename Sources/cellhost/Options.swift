@@ -16,7 +16,13 @@ struct Options {
     var me: String?
     var renderers: [String] = []
     var pluginPaths: [String] = []
-    var color = "auto"
+    var color: ColorChoice?
+    var paging: Paging?
+    var bubbleWidth: Int?
+    /// `--width-mode`: a `WidthMode` name or `auto`.
+    var widthMode: String?
+    var follow = false
+    var lines: Int?
     var json = false
     var verbose = false
     var help = false
@@ -42,7 +48,12 @@ struct Options {
             case "--json": options.json = true
             case "--verbose": options.verbose = true
             case "--rescan": options.rescan = true
-            case "--isolation": options.isolation = try value()
+            case "--isolation":
+                let name = try value()
+                guard IsolationMode(rawValue: name) != nil else {
+                    throw UsageError(message: "--isolation must be none, auto, shared or each, not '\(name)'")
+                }
+                options.isolation = name
             case "--plugin-timeout":
                 let text = try value()
                 guard let milliseconds = Int(text), milliseconds > 0, milliseconds <= 3_600_000 else {
@@ -66,7 +77,33 @@ struct Options {
             case "--me": options.me = try value()
             case "--renderer": options.renderers.append(try value())
             case "--plugin-path": options.pluginPaths.append(try value())
-            case "--color": options.color = try value()
+            case "--color":
+                let text = try value()
+                guard let color = ColorChoice(rawValue: text) else {
+                    throw UsageError(message: "--color must be auto, always or never, not '\(text)'")
+                }
+                options.color = color
+            case "--paging":
+                let text = try value()
+                guard let paging = Paging(rawValue: text) else {
+                    throw UsageError(message: "--paging must be auto, always or never, not '\(text)'")
+                }
+                options.paging = paging
+            case "--follow": options.follow = true
+            case "--lines":
+                let text = try value()
+                guard let count = Int(text), count >= 0, count <= 1_000_000 else {
+                    throw UsageError(message: "--lines must be a whole number from 0 to 1000000, not '\(text)'")
+                }
+                options.lines = count
+            case "--width-mode":
+                let text = try value()
+                guard text == "auto" || WidthMode(rawValue: text) != nil else {
+                    throw UsageError(message: "--width-mode must be grapheme, wcwidth or auto, not '\(text)'")
+                }
+                options.widthMode = text
+            case "--bubble-width":
+                options.bubbleWidth = try limit(flag, try value(), minimum: OutputSettings.minimumWidth, maximum: OutputSettings.maximumWidth)
             case "--images":
                 let text = try value()
                 if text == "sixels" || text == "kitty" {

@@ -35,7 +35,7 @@ final class ConfigFileTests: XCTestCase {
 
     func test_renderSection_unknownKey_isAnErrorNamingTheKnownOnes() {
         XCTAssertThrowsError(try ConfigFile.parse("[render]\nisolate = none\n", path: "cfg")) { error in
-            XCTAssertEqual("\(error)", "cfg:2: unknown key 'isolate' in [render] (known: isolation, plugin-timeout, plugin-memory)")
+            XCTAssertEqual("\(error)", "cfg:2: unknown key 'isolate' in [render] (known: me, width, color, paging, width-mode, images, bubble-width, isolation, plugin-timeout, plugin-memory)")
         }
     }
 

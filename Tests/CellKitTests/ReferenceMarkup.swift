@@ -1,8 +1,11 @@
 import CellKit
 
 // The InlineMarkup parser as it was before it moved to UTF-8 bytes (over
-// [Character], with dictionaries), kept verbatim as the reference the new
-// parser must agree with on every input (MarkupEquivalenceTests).
+// [Character], with dictionaries), kept as the reference the new parser must
+// agree with on every input (MarkupEquivalenceTests). Since then it has
+// learnt backslash escapes and the doubled markers `**` / `__`, written the
+// plain way: escapes are found in the same left-to-right pass as the regions
+// and kept in arrays, and closers are listed per kind up front.
 enum ReferenceMarkup {
     /// The spans of `text`, adjacent spans of equal style merged.
     static func parse(_ text: String) -> [StyledSpan] {
@@ -17,6 +20,14 @@ enum ReferenceMarkup {
     }
 
     private static let markers: [Character: Style] = ["*": .strong, "_": .emphasis, "`": .code]
+    /// What a backslash escapes.
+    private static let escapable: Set<Character> = ["*", "_", "`", "\\"]
+
+    /// A kind of emphasis closer: the marker and how many of it.
+    private struct Kind: Hashable {
+        var marker: Character
+        var width: Int
+    }
 
     private struct Parser {
         let chars: [Character]
@@ -25,16 +36,26 @@ enum ReferenceMarkup {
         var regions: [Int: Int] = [:]
         /// Which indices are covered by a region.
         var covered: [Bool]
-        /// Valid closing positions per marker, ascending.
-        var closers: [Character: [Int]] = [:]
+        /// Which indices hold a backslash that escapes the next character,
+        /// and which hold the character it escapes (found outside regions).
+        var escaper: [Bool]
+        var escaped: [Bool]
+        /// Valid closing positions per kind, ascending.
+        var closers: [Kind: [Int]] = [:]
         var spans: [StyledSpan] = []
 
         init(_ chars: [Character]) {
             self.chars = chars
             covered = Array(repeating: false, count: chars.count)
+            escaper = Array(repeating: false, count: chars.count)
+            escaped = Array(repeating: false, count: chars.count)
             findRegions()
-            for marker in markers.keys where marker != "`" {
-                closers[marker] = chars.indices.filter { chars[$0] == marker && isCloser($0) && !covered[$0] }
+            for marker: Character in ["*", "_"] {
+                for width in 1...2 {
+                    closers[Kind(marker: marker, width: width)] = chars.indices.filter {
+                        isCloser($0, width: width) && chars[$0] == marker && !covered[$0]
+                    }
+                }
             }
         }
 
@@ -51,21 +72,36 @@ enum ReferenceMarkup {
             return chars[index].isWhitespace
         }
 
-        /// A marker character standing alone (not part of a run of itself).
-        func isLoneMarker(_ index: Int) -> Bool {
-            let c = chars[index]
-            guard ReferenceMarkup.markers[c] != nil else { return false }
-            if index > 0, chars[index - 1] == c { return false }
-            if index + 1 < chars.count, chars[index + 1] == c { return false }
-            return true
+        /// A marker counts when it is not escaped.
+        func isMarker(_ index: Int) -> Bool {
+            index >= 0 && index < chars.count && ReferenceMarkup.markers[chars[index]] != nil && !escaped[index]
         }
 
-        func isOpener(_ index: Int) -> Bool {
-            isLoneMarker(index) && !isWord(index - 1) && !isSpace(index + 1)
+        /// The length of the run of unescaped markers that starts at
+        /// `index` (0 when none starts there).
+        func runLength(_ index: Int) -> Int {
+            guard isMarker(index) else { return 0 }
+            if isMarker(index - 1), chars[index - 1] == chars[index] { return 0 }
+            var end = index + 1
+            while isMarker(end), chars[end] == chars[index] { end += 1 }
+            return end - index
         }
 
-        func isCloser(_ index: Int) -> Bool {
-            isLoneMarker(index) && !isSpace(index - 1) && !isWord(index + 1)
+        func isOpener(_ index: Int, width: Int) -> Bool {
+            runLength(index) == width && !isWord(index - 1) && !isSpace(index + width)
+        }
+
+        func isCloser(_ index: Int, width: Int) -> Bool {
+            runLength(index) == width && !isSpace(index - 1) && !isWord(index + width)
+        }
+
+        /// A backtick that closes a code span: alone, escapes ignored (inside
+        /// a code span a backslash is literal).
+        func isCodeCloser(_ index: Int) -> Bool {
+            chars[index] == "`"
+                && !(index > 0 && chars[index - 1] == "`")
+                && !(index + 1 < chars.count && chars[index + 1] == "`")
+                && !isSpace(index - 1) && !isWord(index + 1)
         }
 
         /// The first closer of `marker` at or after `start`, from an ascending list.
@@ -124,16 +160,22 @@ enum ReferenceMarkup {
             return true
         }
 
-        /// One left-to-right pass marking URLs and code spans; whichever
-        /// starts first wins.
+        /// One left-to-right pass marking escapes, URLs and code spans;
+        /// whichever starts first wins.
         mutating func findRegions() {
-            let codeClosers = chars.indices.filter { chars[$0] == "`" && isCloser($0) }
+            let codeClosers = chars.indices.filter { isCodeCloser($0) }
             var i = 0
             while i < chars.count {
+                if chars[i] == "\\", i + 1 < chars.count, ReferenceMarkup.escapable.contains(chars[i + 1]) {
+                    escaper[i] = true
+                    escaped[i + 1] = true
+                    i += 2
+                    continue
+                }
                 var end: Int?
                 if let urlEnd = urlEnd(at: i) {
                     end = urlEnd
-                } else if chars[i] == "`", isOpener(i),
+                } else if chars[i] == "`", isOpener(i, width: 1),
                           let closer = Self.first(in: codeClosers, atOrAfter: i + 2) {
                     end = closer + 1
                 }
@@ -173,14 +215,22 @@ enum ReferenceMarkup {
                     i = end
                     continue
                 }
+                if escaper[i] {
+                    literal.append(chars[i + 1])
+                    i += 2
+                    continue
+                }
                 let c = chars[i]
-                if c != "`", let markerStyle = ReferenceMarkup.markers[c], isOpener(i),
-                   let list = closers[c], let closer = Self.first(in: list, atOrAfter: i + 2),
-                   closer < range.upperBound {
+                let width = runLength(i)
+                if c != "`", (1...2).contains(width), let markerStyle = ReferenceMarkup.markers[c],
+                   isOpener(i, width: width),
+                   let list = closers[Kind(marker: c, width: width)],
+                   let closer = Self.first(in: list, atOrAfter: i + width + 1),
+                   closer + width <= range.upperBound {
                     emit(literal, style)
                     literal = ""
-                    parse((i + 1)..<closer, style: style.union(markerStyle))
-                    i = closer + 1
+                    parse((i + width)..<closer, style: style.union(markerStyle))
+                    i = closer + width
                     continue
                 }
                 literal.append(c)

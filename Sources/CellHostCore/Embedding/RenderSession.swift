@@ -81,7 +81,7 @@ public final class RenderSession {
         self.me = me
         self.output = output
         self.supervisor = supervisor?.isolatesAnything == true ? supervisor : nil
-        chrome = Chrome(width: settings.width)
+        chrome = Chrome(width: settings.width, maximumBubbleWidth: settings.bubbleWidth, mode: settings.widthMode)
         contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
     }
@@ -201,7 +201,7 @@ public final class RenderSession {
     /// only; must see the slots in input order.
     func emit(_ slot: RenderSlot) {
         guard let outcome = slot.outcome else { return }
-        Wrapper(width: contentWidth).wrap(slot.canvas)
+        Wrapper(width: contentWidth, mode: settings.widthMode).wrap(slot.canvas)
         slot.canvas.capRows(width: contentWidth)
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)

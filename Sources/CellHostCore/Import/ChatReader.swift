@@ -70,6 +70,51 @@ public struct ChatReader {
         return problems + run(importer, ImportInput(name: name, source: source), pipeline: pipeline)
     }
 
+    /// Follows the CellHost JSON Lines file at `path` like `tail -F`: renders
+    /// its last `lines` messages, then each message as it is appended, across
+    /// truncation and rotation, until reading is cancelled (or the process is
+    /// interrupted). Returns the number of problems reported.
+    public func follow(path: String, lines: Int, into pipeline: RenderPipeline) -> Int {
+        if let format, format != .cellhost {
+            pipeline.report("\(path): --follow reads CellHost JSON Lines, not a \(format.title)")
+            return 1
+        }
+        let file: FollowedFile
+        do { file = try FollowedFile(path: path, lastLines: lines) } catch {
+            pipeline.report("\(path): \(error)")
+            return 1
+        }
+        file.notice = { pipeline.report($0) }
+        file.beforeWait = { pipeline.inputIdle() }
+        file.isCancelled = isCancelled
+        if verbose { pipeline.report("\(path): following from line \(file.firstLine)") }
+        var problems = 0
+        while true {
+            let reader = InputReader(following: file, isCancelled: isCancelled)
+            do {
+                try reader.read(record: { record in
+                    do { try pipeline.submit(record.bytes, line: record.line) } catch {
+                        problems += 1
+                        pipeline.report("\(path):\(record.line): \(error)")
+                    }
+                }, problem: { problem in
+                    problems += 1
+                    pipeline.report("\(path):\(problem.line): \(problem.reason)")
+                })
+            } catch {
+                problems += 1
+                pipeline.report("\(path): \(error)")
+                return problems
+            }
+            guard file.startsOver, !isCancelled() else { return problems }
+            do { try file.startOver() } catch {
+                problems += 1
+                pipeline.report("\(path): \(error)")
+                return problems
+            }
+        }
+    }
+
     /// Reads a directory input (a Slack export).
     public func read(directory: String, into pipeline: RenderPipeline) -> Int {
         var format = self.format

@@ -27,6 +27,10 @@ public enum FormatDetector {
         guard start < prefix.count else { return decisive ? .format(.cellhost) : nil }
         let body = Array(prefix[start...])
         let firstLineEnd = body.firstIndex(of: 0x0A)
+        // iOS's WhatsApp lines start with `[` too: `[31/12/2020, 23:59:59] Alice: …`.
+        if body[0] == UInt8(ascii: "["), WhatsAppLine.startsMessage(Array(body[..<(firstLineEnd ?? body.count)].prefix(256))) {
+            return .format(.whatsapp)
+        }
         if body[0] == UInt8(ascii: "{") || body[0] == UInt8(ascii: "[") {
             return json(body, firstLineComplete: firstLineEnd != nil || atEnd, decisive: decisive)
         }
@@ -147,7 +151,13 @@ public enum FormatDetector {
             if shape.hasElement("event_id", "origin_server_ts") { return .matrix }
             if shape.hasElement("timestampEdited", "author") { return .discord }
         }
-        if shape.hasRoot("chunk") || (shape.hasRoot("rooms") && shape.hasRoot("next_batch")) { return .matrix }
+        if shape.hasRoot("chunk") { return .matrix }
+        // A /sync response: `next_batch` often comes after `rooms`, past the
+        // prefix of a big one, so its other keys (or `rooms` alone) do too; a
+        // first member `account_data` may even fill the whole prefix.
+        let syncKeys = shape.hasRoot("next_batch", "account_data", "presence", "to_device", "device_lists")
+        if shape.hasRoot("rooms") && (syncKeys || shape.rootKeys == ["rooms"])
+            || (shape.rootKeys == ["account_data"] && !shape.rootEnded) { return .matrix }
         if shape.hasRoot("event_id", "origin_server_ts"), shape.hasRoot("content") || shape.hasRoot("type") { return .matrix }
         return nil
     }
@@ -169,30 +179,10 @@ public enum FormatDetector {
 /// bracketed on iOS, in any locale's order and separators.
 public enum WhatsAppLine {
     /// True when `line` starts like `12/31/20, 11:59 PM - `, `31.12.2020, 23:59 - `
-    /// or `[31/12/2020, 23:59:59] ` (after an optional U+200E mark).
+    /// or `[31/12/2020, 23:59:59] ` (after an optional U+200E mark): the
+    /// header `WhatsAppHeader` reads, so detection and import agree.
     public static func startsMessage(_ line: [UInt8]) -> Bool {
-        var i = 0
-        if line.starts(with: [0xE2, 0x80, 0x8E]) { i = 3 }
-        if i < line.count, line[i] == UInt8(ascii: "[") { i += 1 }
-        func digits(_ range: ClosedRange<Int>) -> Bool {
-            var count = 0
-            while i < line.count, line[i] &- 0x30 < 10 { i += 1; count += 1 }
-            return range.contains(count)
-        }
-        func separator(_ allowed: [UInt8]) -> Bool {
-            guard i < line.count, allowed.contains(line[i]) else { return false }
-            i += 1
-            return true
-        }
-        let dateSeparators: [UInt8] = [UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-")]
-        guard digits(1...4), separator(dateSeparators), digits(1...2), separator(dateSeparators), digits(2...4) else { return false }
-        if i < line.count, line[i] == UInt8(ascii: ",") { i += 1 }
-        var spaces = 0
-        while i < line.count, line[i] == 0x20 { i += 1; spaces += 1 }
-        // A no-break or narrow no-break space (U+00A0, U+202F) also separates.
-        if spaces == 0, i + 1 < line.count, line[i] == 0xC2, line[i + 1] == 0xA0 { i += 2; spaces = 1 }
-        guard spaces > 0 else { return false }
-        return digits(1...2) && separator([UInt8(ascii: ":"), UInt8(ascii: ".")]) && digits(2...2)
+        WhatsAppHeader.parse(line) != nil
     }
 }
 

@@ -4,8 +4,11 @@ extension ImportFormat {
     var importer: ChatImporter.Type? {
         switch self {
         case .cellhost: return nil
+        case .discord: return DiscordImporter.self
+        case .slack: return SlackImporter.self
+        case .whatsapp: return WhatsAppImporter.self
+        case .matrix: return MatrixImporter.self
         case .telegram: return TelegramImporter.self
-        case .matrix, .discord, .slack, .whatsapp: return nil
         }
     }
 }

@@ -28,6 +28,8 @@ public struct InputReader {
     public static let maximumRecordBytes = 16 << 20
 
     let fd: Int32
+    /// A file followed like `tail -F`, read instead of `fd` when set.
+    let followed: FollowedFile?
     /// Bytes already read from `fd` (to detect the input's format) that come first.
     let prefix: [UInt8]
     /// The record size limit of this reader (`maximumRecordBytes` unless a test sets a smaller one).
@@ -43,8 +45,16 @@ public struct InputReader {
         self.init(fd: fd, prefix: prefix, recordLimit: InputReader.maximumRecordBytes, beforeRead: beforeRead, isCancelled: isCancelled)
     }
 
-    init(fd: Int32, prefix: [UInt8] = [], recordLimit: Int, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
+    /// Reads `file` as it grows; the read ends when the file is truncated or
+    /// replaced (`FollowedFile.startsOver`) or reading is cancelled.
+    public init(following file: FollowedFile, beforeRead: @escaping () -> Void = {}, isCancelled: @escaping () -> Bool = { false }) {
+        self.init(fd: file.fd, followed: file, recordLimit: InputReader.maximumRecordBytes, beforeRead: beforeRead, isCancelled: isCancelled)
+    }
+
+    init(fd: Int32, followed: FollowedFile? = nil, prefix: [UInt8] = [], recordLimit: Int, beforeRead: @escaping () -> Void = {},
+         isCancelled: @escaping () -> Bool = { false }) {
         self.fd = fd
+        self.followed = followed
         self.prefix = prefix
         self.recordLimit = max(1, recordLimit)
         self.beforeRead = beforeRead
@@ -58,7 +68,7 @@ public struct InputReader {
         buffer.append(contentsOf: repeatElement(0, count: max(1 << 16, prefix.count * 2) - prefix.count))
         var filled = prefix.count
         var consumed = 0
-        var lineNumber = 1
+        var lineNumber = followed?.firstLine ?? 1
         var mode: Mode = .undecided
         var eof = false
         var skippingLongRecord = false
@@ -224,8 +234,9 @@ public struct InputReader {
             }
             beforeRead()
             if isCancelled() { return }
-            let count = buffer.withUnsafeMutableBufferPointer { all in
-                Glibc.read(fd, all.baseAddress! + filled, all.count - filled)
+            let count = try buffer.withUnsafeMutableBufferPointer { all in
+                if let followed { return try followed.read(into: all.baseAddress! + filled, count: all.count - filled) }
+                return Glibc.read(fd, all.baseAddress! + filled, all.count - filled)
             }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -24,11 +24,21 @@ final class Chrome {
     /// This conversation's local-time cache (never shared between sessions).
     private let times = LocalTimeCache()
 
-    init(width: Int) { self.width = width }
+    /// The most columns a bubble takes.
+    let maximumBubbleWidth: Int
+
+    /// How sender names, quotes and footers are measured.
+    let mode: WidthMode
+
+    init(width: Int, maximumBubbleWidth: Int = OutputSettings.defaultBubbleWidth, mode: WidthMode = .grapheme) {
+        self.width = width
+        self.maximumBubbleWidth = max(12, maximumBubbleWidth)
+        self.mode = mode
+    }
 
     /// The columns of content for a message, inside its bubble and gutter.
     var contentWidth: Int { max(2, bubbleWidth - 2) }
-    private var bubbleWidth: Int { width < 30 ? width : width * 4 / 5 }
+    private var bubbleWidth: Int { width < 30 ? width : min(width * 4 / 5, maximumBubbleWidth) }
 
     /// Lays out the message whose content lines are in `canvas.contentLines`
     /// into `canvas.outputLines`.
@@ -269,7 +279,7 @@ final class Chrome {
             return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(length), style: style)
         }
         canvas.clusters.removeAll(keepingCapacity: true)
-        canvas.bytes.withUnsafeBufferPointer { DisplayWidth.clusters($0, start..<canvas.bytes.count, into: &canvas.clusters) }
+        canvas.bytes.withUnsafeBufferPointer { DisplayWidth.clusters($0, start..<canvas.bytes.count, mode: mode, into: &canvas.clusters) }
         var total = 0
         for cluster in canvas.clusters { total += Int(cluster.width) }
         if total <= maxWidth { return compact(start, total, style, canvas) }

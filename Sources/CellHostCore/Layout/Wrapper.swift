@@ -9,6 +9,7 @@ import CellHostABI
 /// a time instead of a cluster at a time; the result is the same.
 struct Wrapper {
     let width: Int
+    var mode = WidthMode.grapheme
 
     func wrap(_ canvas: CellCanvas) {
         // Work on local arrays (moved out of the canvas and back) so appends
@@ -28,7 +29,7 @@ struct Wrapper {
                         Wrapper.forEachRun(bytes, range) { state.add($0, style, &output) }
                     } else {
                         clusters.removeAll(keepingCapacity: true)
-                        DisplayWidth.clusters(bytes, range, into: &clusters)
+                        DisplayWidth.clusters(bytes, range, mode: mode, into: &clusters)
                         for cluster in clusters { state.add(cluster, style, &output) }
                     }
                 case .lineBreak:

@@ -37,17 +37,28 @@ public struct OutputSettings: Sendable, Equatable {
     public var format: OutputFormat
     public var depth: ColorDepth
     public var width: Int
+    /// The most columns a message bubble takes (it also takes at most four
+    /// fifths of `width`, or all of it under 30 columns).
+    public var bubbleWidth: Int
+    /// How text is measured (the terminal's way; see `WidthMode`).
+    public var widthMode: WidthMode
 
-    public init(format: OutputFormat, depth: ColorDepth, width: Int) {
+    public init(format: OutputFormat, depth: ColorDepth, width: Int, bubbleWidth: Int = OutputSettings.defaultBubbleWidth,
+                widthMode: WidthMode = .grapheme) {
         self.format = format
         self.depth = depth
         self.width = width
+        self.bubbleWidth = bubbleWidth
+        self.widthMode = widthMode
     }
+
+    /// About what reads comfortably: long lines of a wide terminal are hard to follow.
+    public static let defaultBubbleWidth = 100
 
     /// Resolves the settings:
     /// - format: the flag, else `ansi` on a terminal (with colour) and `plain` otherwise;
-    /// - colour: `--color never` or `plain` means none; `always` or
-    ///   `CLICOLOR_FORCE` (non-zero) means colours even when piped; the depth
+    /// - colour: `--color never` or `plain` means none; `always`, an explicit
+    ///   `--format ansi` or `CLICOLOR_FORCE` (non-zero) means colours even when piped; the depth
     ///   comes from `COLORTERM`/`TERM`, and `NO_COLOR` turns colour off;
     /// - width: `--width`, else `COLUMNS`, else the terminal's, else 80.
     public static func resolve(format: OutputFormat?, color: ColorChoice, width: Int?,
@@ -62,7 +73,8 @@ public struct OutputSettings: Sendable, Equatable {
                 environment["NO_COLOR"] = nil
                 if environment["TERM"] == "dumb" { environment["TERM"] = nil }
                 depth = ColorDepth.from(environment: environment)
-            } else if isTerminal || forced {
+            } else if isTerminal || forced || format == .ansi {
+                // Asking for ansi is asking for colour, wherever stdout goes.
                 depth = ColorDepth.from(environment: environment)
             }
         }

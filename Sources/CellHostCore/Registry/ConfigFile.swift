@@ -22,7 +22,8 @@ public struct ConfigFile: Sendable, Equatable {
     /// without the dashes (`isolation`, `plugin-timeout`, `plugin-memory`).
     public var render: [String: String] = [:]
     /// The keys `[render]` accepts.
-    public static let renderKeys = ["isolation", "plugin-timeout", "plugin-memory"]
+    public static let renderKeys = ["me", "width", "color", "paging", "width-mode", "images", "bubble-width",
+                                    "isolation", "plugin-timeout", "plugin-memory"]
     /// The file read, for error messages.
     public var path: String?
 

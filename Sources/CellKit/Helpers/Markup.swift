@@ -15,21 +15,38 @@ public struct StyledSpan: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Light inline markup as chat apps write it: `*bold*`, `_italic_`,
-/// `` `code` `` and bare `http://` / `https://` URLs.
+/// `` `code` ``, bare `http://` / `https://` URLs, and the doubled
+/// `**bold**` and `__italic__` of Discord, Matrix and Markdown, with
+/// backslash escapes for literal markers.
 ///
 /// The rules, chosen so that ordinary text is never mangled:
 ///
-/// - A marker opens only at a word boundary (at the start, or after a
-///   character that is not a letter or digit) and before a non-space; it
-///   closes only after a non-space and before a word boundary (the end, or
-///   a character that is not a letter or digit). So `snake_case_name`,
-///   `2*3*4` and `a * b * c` stay literal.
-/// - A marker pairs with the first possible closing marker of the same kind;
-///   a marker with none stays literal. Spans are never empty.
-/// - Two or more of the same marker in a row (`**`, `__`, ```` ``` ````) are
-///   literal text.
+/// - A marker is a `*`, `_` or `` ` `` standing alone, or exactly two `*` or
+///   two `_` (`**`, `__`). It opens only at a word boundary (at the start,
+///   or after a character that is not a letter or digit) and before a
+///   non-space; it closes only after a non-space and before a word boundary
+///   (the end, or a character that is not a letter or digit). So
+///   `snake_case_name`, `snake__case`, `2*3*4` and `a * b * c` stay literal.
+/// - A marker pairs with the first possible closing marker of the same kind
+///   (`*` with `*`, `**` with `**`); a marker with none stays literal. Spans
+///   are never empty.
+/// - `*x*` and `**x**` are bold (`.strong`); `_x_` and `__x__` are italic
+///   (`.emphasis`: there is no underline style, so Discord's underline
+///   `__x__` is italic too, and so is `__init__`).
+/// - Three or more of the same marker in a row (`***`, `___`), and two or
+///   more backticks (```` `` ````), are literal text.
 /// - Styles nest: `*bold _and italic_*`. Inside `` `code` `` nothing else is
 ///   recognised.
+/// - A backslash before `*`, `_`, `` ` `` or `\` escapes it: the backslash
+///   is dropped and the character is literal. It opens and closes nothing
+///   and is no part of a run of markers: `\*not bold\*` is the plain text
+///   `*not bold*`, `*a \* b*` is bold `a * b`, `\**x*` is `*` then bold
+///   `x`, and `\*\*x\*\*` is `**x**`. Escapes are read left to right, so
+///   `\\` is one backslash and `\\*x*` is `\` then bold `x`. A backslash
+///   before anything else (`C:\path`, `\n`), or at the end, is kept.
+/// - Inside a code span or a URL a backslash is an ordinary character and
+///   escapes nothing: `` `a\*b` `` is the code `a\*b`, `` `C:\` `` the code
+///   `C:\`, and `https://x.org/a\_b` keeps its backslash.
 /// - A URL runs from `http://` or `https://` (at a word boundary) up to
 ///   whitespace, minus trailing punctuation (`. , ; : ! ? ' "`, markers, and
 ///   closing brackets that have no opening partner inside the URL). Markers
@@ -55,8 +72,9 @@ public enum InlineMarkup {
         return collector.spans
     }
 
-    /// `text` with the markup markers removed (URLs are kept as they are).
-    /// The same as joining the texts of `parse(text)`.
+    /// `text` with the markup markers and escaping backslashes removed (URLs
+    /// and code are kept as they are). The same as joining the texts of
+    /// `parse(text)`.
     public static func plainText(_ text: String) -> String {
         withUTF8(of: text) { bytes in
             withPlainText(of: bytes) { String(decoding: $0, as: UTF8.self) }
@@ -173,28 +191,30 @@ struct SpanCollector: MarkupSink {
 }
 
 /// Appends each span to a `CellBuilder` as a slice of the text. A span made
-/// of non-adjacent pieces (rare: `*a _b_*_*c*_` gives one strong-and-italic
-/// span "bc") is joined in a small buffer first.
+/// of non-adjacent pieces (one with an escape: `a\*b` gives "a*b"; or, rarely,
+/// `*a _b_*_*c*_`, one strong-and-italic span "bc") is joined in a buffer
+/// first, which is allocated once per text (when needed) and reused for
+/// later spans.
 struct CellSink: MarkupSink {
     var cell: CellBuilder
-    /// The span being collected: a byte range of the text, unless `joined`.
+    /// The span being collected: a byte range of the text, unless `isJoined`.
     var hasPending = false
     var pendingStart = 0
     var pendingEnd = 0
     var pendingStyle = Style.plain
-    /// The span's bytes, once it is made of non-adjacent pieces.
+    /// The span's bytes in `joined`, once it is made of non-adjacent pieces.
+    var isJoined = false
     var joined: [UInt8]?
 
     init(cell: CellBuilder) { self.cell = cell }
 
     mutating func emit(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
         if hasPending, style == pendingStyle {
-            if joined == nil, start == pendingEnd {
+            if !isJoined, start == pendingEnd {
                 pendingEnd = end
                 return
             }
-            if joined == nil { joined = Array(text[pendingStart..<pendingEnd]) }
-            joined!.append(contentsOf: text[start..<end])
+            join(text, start, end)
             return
         }
         flush(text)
@@ -204,13 +224,30 @@ struct CellSink: MarkupSink {
         pendingStyle = style
     }
 
+    /// Adds a piece that does not follow on from the pending span (kept out
+    /// of `emit`, so that `emit` stays small enough to inline).
+    @inline(never)
+    private mutating func join(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) {
+        if !isJoined {
+            if joined == nil {
+                // No span is longer than the text: one allocation.
+                joined = []
+                joined!.reserveCapacity(text.count)
+            }
+            joined!.removeAll(keepingCapacity: true)
+            joined!.append(contentsOf: UnsafeBufferPointer(rebasing: text[pendingStart..<pendingEnd]))
+            isJoined = true
+        }
+        joined!.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+    }
+
     mutating func finish(_ text: UnsafeBufferPointer<UInt8>) { flush(text) }
 
     private mutating func flush(_ text: UnsafeBufferPointer<UInt8>) {
         guard hasPending else { return }
-        if let bytes = joined {
-            bytes.withUnsafeBufferPointer { cell.append(bytes: $0, style: pendingStyle) }
-            joined = nil
+        if isJoined, let joined {
+            joined.withUnsafeBufferPointer { cell.append(bytes: $0, style: pendingStyle) }
+            isJoined = false
         } else {
             cell.append(bytes: UnsafeBufferPointer(rebasing: text[pendingStart..<pendingEnd]), style: pendingStyle)
         }

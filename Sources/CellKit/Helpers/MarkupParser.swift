@@ -3,12 +3,14 @@
 /// It follows the rules documented on `InlineMarkup` in three steps:
 ///
 /// 1. `findRegions` marks URLs and code spans in one left-to-right pass
-///    (whichever starts first wins); nothing inside a region is markup.
+///    (whichever starts first wins); nothing inside a region is markup, and
+///    a backslash inside one is literal.
 /// 2. `parse` walks the text, emitting literal runs, regions, and the
-///    contents of `*…*` / `_…_` pairs (recursively, with the style added).
-///    A marker pairs with the first valid closer of its kind at least two
-///    units on, outside any region, if that closer is inside the range
-///    being parsed.
+///    contents of `*…*` / `_…_` / `**…**` / `__…__` pairs (recursively, with
+///    the style added), and dropping the backslash of each escape. A marker
+///    pairs with the first valid closer of its kind (one or two units wide)
+///    with at least one unit between them, outside any region, if that
+///    closer is inside the range being parsed.
 /// 3. The sink merges consecutive pieces of equal style into spans.
 ///
 /// Every position the parser asks about (region starts, closer look-ups)
@@ -16,6 +18,11 @@
 /// precomputed tables, literal runs are skipped in tight loops, and the
 /// whole parse is linear in the text's length. Nothing is allocated on the
 /// heap for ordinary texts: the regions live in temporary storage.
+///
+/// Escapes are not recorded anywhere: whether a marker is escaped is read
+/// from the run of backslashes just before it (an odd run outside a URL
+/// escapes it; see `isEscaped`). `parse` meets every escape from its
+/// backslash, left to right, so it drops backslashes without asking.
 struct MarkupParser<Units: MarkupUnits> {
     let units: Units
     /// Which kinds of markup the text can hold at all.
@@ -28,8 +35,11 @@ struct MarkupParser<Units: MarkupUnits> {
     /// where it starts (`Int.max` when there is none).
     private var nextRegion = 0
     private var nextRegionStart = Int.max
-    private var strongClosers = CloserScan(marker: UnitCode.star)
-    private var emphasisClosers = CloserScan(marker: UnitCode.underscore)
+    /// The closer scans of `*`, `_`, `**` and `__`.
+    private var strongClosers = CloserScan()
+    private var emphasisClosers = CloserScan()
+    private var doubleStrongClosers = CloserScan()
+    private var doubleEmphasisClosers = CloserScan()
 
     /// Parses `units` into `sink` (which is not finished).
     static func run<Sink: MarkupSink>(_ units: Units, _ shape: TextShape, into sink: inout Sink) {
@@ -57,26 +67,66 @@ struct MarkupParser<Units: MarkupUnits> {
         code == UnitCode.star || code == UnitCode.underscore || code == UnitCode.backtick
     }
 
-    /// A marker standing alone (not part of a run of itself).
-    func isLoneMarker(_ i: Int) -> Bool {
-        let c = units.code(i)
-        guard Self.isMarker(c) else { return false }
-        if i > 0, units.code(i - 1) == c { return false }
-        if i + 1 < units.count, units.code(i + 1) == c { return false }
-        return true
-    }
-
-    func isOpener(_ i: Int) -> Bool {
-        isLoneMarker(i) && !units.isWord(i - 1) && !units.isSpace(i + 1)
-    }
-
-    func isCloser(_ i: Int) -> Bool {
-        isLoneMarker(i) && !units.isSpace(i - 1) && !units.isWord(i + 1)
-    }
-
     @inline(always)
     static func isEmphasisMarker(_ code: UInt8) -> Bool {
         code == UnitCode.star || code == UnitCode.underscore
+    }
+
+    /// What a backslash escapes: a marker or a backslash.
+    @inline(always)
+    static func isEscapable(_ code: UInt8) -> Bool {
+        isMarker(code) || code == UnitCode.backslash
+    }
+
+    /// True when unit `i` (a marker) is escaped: an odd run of backslashes,
+    /// outside any URL, comes just before it. Escapes pair left to right
+    /// (`\\` is one), and a run starts fresh: the unit before it is no
+    /// backslash. Only a URL can hold the run (a code span ends with `` ` ``),
+    /// and then it holds all of it (a URL never ends just before a backslash:
+    /// it would have kept it), so one look at the last one decides. The
+    /// regions before `i` must be known.
+    func isEscaped(_ i: Int) -> Bool {
+        guard shape.hasEmphasisOrEscape else { return false }
+        var j = i - 1
+        while j >= 0, units.code(j) == UnitCode.backslash { j -= 1 }
+        guard (i - 1 - j) & 1 == 1 else { return false }
+        return regionCount == 0 || !isCovered(i - 1)
+    }
+
+    /// How many markers the run starting at unit `i` holds, 3 meaning three
+    /// or more; 0 when unit `i` starts no run: it is no marker, is escaped,
+    /// or follows an unescaped marker of its kind. (An escaped marker
+    /// belongs to no run, so `\**x**` has a run of two.)
+    @inline(__always)
+    func runLength(_ i: Int) -> Int {
+        let c = units.code(i)
+        guard Self.isMarker(c) else { return 0 }
+        if i > 0, units.code(i - 1) == c, !isEscaped(i - 1) { return 0 }
+        if i > 0, units.code(i - 1) == UnitCode.backslash, isEscaped(i) { return 0 }
+        var length = 1
+        while length < 3, i + length < units.count, units.code(i + length) == c { length += 1 }
+        return length
+    }
+
+    /// A run of exactly `width` markers at `i` that can open: at a word
+    /// boundary and before a non-space.
+    func isOpener(_ i: Int, width: Int) -> Bool {
+        runLength(i) == width && !units.isWord(i - 1) && !units.isSpace(i + width)
+    }
+
+    /// A run of exactly `width` markers at `i` that can close: after a
+    /// non-space and at a word boundary.
+    func isCloser(_ i: Int, width: Int) -> Bool {
+        runLength(i) == width && !units.isSpace(i - 1) && !units.isWord(i + width)
+    }
+
+    /// A `` ` `` that can close a code span. Inside a code span a backslash
+    /// is literal, so escapes play no part: `` `a\` `` is the code `a\`.
+    func isCodeCloser(_ i: Int) -> Bool {
+        units.code(i) == UnitCode.backtick
+            && !(i > 0 && units.code(i - 1) == UnitCode.backtick)
+            && !(i + 1 < units.count && units.code(i + 1) == UnitCode.backtick)
+            && !units.isSpace(i - 1) && !units.isWord(i + 1)
     }
 
     /// True when unit `i` is inside a URL or code span.
@@ -89,36 +139,39 @@ struct MarkupParser<Units: MarkupUnits> {
         return low < regionCount && regions[low].contains(i)
     }
 
-    /// Finds the closers of one marker kind left to right, on demand. The
-    /// positions asked about never decrease, so no closer is examined twice.
+    /// Finds the closers of one kind (a marker, one or two wide) left to
+    /// right, on demand. The positions asked about never decrease, so no
+    /// closer is examined twice. (Kept small, with the kind passed to
+    /// `firstCloser`: the parser is copied when its methods are called.)
     struct CloserScan {
-        let marker: UInt8
         /// The first unit not examined yet.
         var next = 0
-        /// The closer found last; no closer lies between the previous
-        /// query's position and it.
-        var found: Int?
-
-        init(marker: UInt8) { self.marker = marker }
+        /// The closer found last, or -1; no closer lies between the
+        /// previous query's position and it.
+        var found = -1
     }
 
-    /// The first closer of `scan`'s kind at or after `position` (see
-    /// `CloserScan`). With `outsideRegions`, closers inside a URL or code
-    /// span do not count.
-    func firstCloser(_ scan: inout CloserScan, atOrAfter position: Int, outsideRegions: Bool) -> Int? {
-        if let found = scan.found, found >= position { return found }
+    /// The first closer of `marker`, `width` wide, at or after `position`,
+    /// found with `scan` (which must be asked about this kind only; see
+    /// `CloserScan`). Code-span closers are found anywhere; `*` and `_`
+    /// closers only outside URLs and code spans.
+    func firstCloser(_ scan: inout CloserScan, of marker: UInt8, width: Int, atOrAfter position: Int) -> Int? {
+        if scan.found >= position { return scan.found }
         var i = max(scan.next, position)
         while true {
-            i = units.firstIndex(of: scan.marker, scan.marker, scan.marker, from: i, to: units.count)
+            i = units.firstIndex(of: marker, marker, marker, from: i, to: units.count)
             guard i < units.count else { break }
-            if isCloser(i), !(outsideRegions && isCovered(i)) {
+            let isCloser = marker == UnitCode.backtick
+                ? isCodeCloser(i)
+                : isCloser(i, width: width) && !isCovered(i)
+            if isCloser {
                 scan.found = i
                 scan.next = i + 1
                 return i
             }
             i += 1
         }
-        scan.found = nil
+        scan.found = -1
         scan.next = units.count
         return nil
     }
@@ -236,11 +289,14 @@ struct MarkupParser<Units: MarkupUnits> {
     }
 
     /// One left-to-right pass marking URLs and code spans; whichever starts
-    /// first wins. A code span runs from an opening `` ` `` to the first
-    /// closing one at least two units on.
+    /// first wins. A code span runs from an opening `` ` `` (not escaped) to
+    /// the first closing one at least two units on, backslashes inside it
+    /// being literal. Escapes need no pass of their own: `isEscaped` reads
+    /// them from the backslashes before a backtick, and the regions before
+    /// it are known by then.
     mutating func findRegions() {
         guard shape.hasColon || shape.hasBacktick else { return }
-        var codeClosers = CloserScan(marker: UnitCode.backtick)
+        var codeClosers = CloserScan()
         // Only an h or H can start a URL (and only when there is a ':').
         let h = shape.hasColon ? UInt8(ascii: "h") : UnitCode.backtick
         let capitalH = shape.hasColon ? UInt8(ascii: "H") : UnitCode.backtick
@@ -252,8 +308,8 @@ struct MarkupParser<Units: MarkupUnits> {
             var end: Int?
             if code != UnitCode.backtick {
                 end = urlEnd(at: i)
-            } else if isOpener(i),
-                      let closer = firstCloser(&codeClosers, atOrAfter: i + 2, outsideRegions: false) {
+            } else if isOpener(i, width: 1),
+                      let closer = firstCloser(&codeClosers, of: UnitCode.backtick, width: 1, atOrAfter: i + 2) {
                 end = closer + 1
             }
             // (There is always room: see `run`.)
@@ -288,10 +344,10 @@ struct MarkupParser<Units: MarkupUnits> {
         while i < range.upperBound {
             advanceRegions(to: i)
             // Skip literal units up to the next thing that can be markup: a
-            // region, or a * or _.
+            // region, a * or _, or a backslash.
             let stop = min(range.upperBound, nextRegionStart)
-            if shape.hasEmphasisMarker {
-                i = units.firstIndex(of: UnitCode.star, UnitCode.underscore, UnitCode.underscore, from: i, to: stop)
+            if shape.hasEmphasisOrEscape {
+                i = units.firstIndex(of: UnitCode.star, UnitCode.underscore, UnitCode.backslash, from: i, to: stop)
             } else if i < stop {
                 i = stop
             }
@@ -310,19 +366,46 @@ struct MarkupParser<Units: MarkupUnits> {
                 continue
             }
             let code = units.code(i)
-            if Self.isEmphasisMarker(code), isOpener(i) {
-                // Scans are copied out and back: `firstCloser` reads `self`.
-                var scan = code == UnitCode.star ? strongClosers : emphasisClosers
-                let closer = firstCloser(&scan, atOrAfter: i + 2, outsideRegions: true)
-                if code == UnitCode.star { strongClosers = scan } else { emphasisClosers = scan }
-                if let closer, closer < range.upperBound {
+            if code == UnitCode.backslash {
+                // Escapes are met from their backslash (this one is not
+                // escaped itself: its escape would have been skipped whole),
+                // and never straddle the range's end, whose closer is unescaped.
+                if i + 1 < range.upperBound, Self.isEscapable(units.code(i + 1)) {
                     emit(literalStart..<i, style, into: &sink)
-                    parse((i + 1)..<closer, style: style.union(code == UnitCode.star ? .strong : .emphasis),
-                          into: &sink)
-                    i = closer + 1
-                    literalStart = i
-                    continue
+                    literalStart = i + 1
+                    i += 2
+                } else {
+                    i += 1
                 }
+                continue
+            }
+            if Self.isEmphasisMarker(code) {
+                // (After a letter or digit nothing opens: `snake_case` and
+                // `2*3` are decided without looking at the run.)
+                let width = units.isWord(i - 1) ? 0 : runLength(i)
+                if width == 1 || width == 2, !units.isSpace(i + width) {
+                    let isStar = code == UnitCode.star
+                    // Scans are copied out and back: `firstCloser` reads `self`.
+                    var scan = isStar ? (width == 1 ? strongClosers : doubleStrongClosers)
+                                      : (width == 1 ? emphasisClosers : doubleEmphasisClosers)
+                    let closer = firstCloser(&scan, of: code, width: width, atOrAfter: i + width + 1)
+                    switch (isStar, width) {
+                    case (true, 1): strongClosers = scan
+                    case (true, _): doubleStrongClosers = scan
+                    case (false, 1): emphasisClosers = scan
+                    case (false, _): doubleEmphasisClosers = scan
+                    }
+                    if let closer, closer + width <= range.upperBound {
+                        emit(literalStart..<i, style, into: &sink)
+                        parse((i + width)..<closer, style: style.union(isStar ? .strong : .emphasis), into: &sink)
+                        i = closer + width
+                        literalStart = i
+                        continue
+                    }
+                }
+                // A run that opens nothing is literal: skip it whole.
+                i += max(width, 1)
+                continue
             }
             i += 1
         }

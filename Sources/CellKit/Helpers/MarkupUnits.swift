@@ -6,8 +6,10 @@
 /// What a quick pass over the bytes says about a text: which kinds of
 /// markup can occur in it, and whether its units are bytes.
 struct TextShape {
-    /// `*` or `_`.
-    var hasEmphasisMarker = false
+    /// `*`, `_` or `\`: emphasis markers or escapes. The 8-byte test also
+    /// flags `]` and `^` (it finds `\ ] ^ _` with one comparison), false
+    /// alarms that only cost the parser a scan.
+    var hasEmphasisOrEscape = false
     /// `` ` `` or U+1FEF (which equals `` ` `` as a Character): code spans.
     var hasBacktick = false
     /// `:`, which every URL has.
@@ -18,7 +20,7 @@ struct TextShape {
     var isValidUTF8 = true
 
     /// False when the whole text is one plain span.
-    var hasMarkup: Bool { hasEmphasisMarker || hasBacktick || hasColon }
+    var hasMarkup: Bool { hasEmphasisOrEscape || hasBacktick || hasColon }
 
     init(of text: UnsafeBufferPointer<UInt8>) {
         guard let base = text.baseAddress else { return }
@@ -30,7 +32,9 @@ struct TextShape {
             if i + 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                 if word & 0x8080_8080_8080_8080 == 0 {
-                    emphasis |= Self.zeroByte(word, UInt8(ascii: "*")) | Self.zeroByte(word, UInt8(ascii: "_"))
+                    // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
+                    emphasis |= Self.zeroByte(word, UInt8(ascii: "*"))
+                        | Self.zeroByte(word | 0x0303_0303_0303_0303, UInt8(ascii: "_"))
                     backtick |= Self.zeroByte(word, UInt8(ascii: "`"))
                     colon |= Self.zeroByte(word, UInt8(ascii: ":"))
                     cr |= Self.zeroByte(word, UInt8(ascii: "\r"))
@@ -41,7 +45,7 @@ struct TextShape {
             let byte = base[i]
             if byte < 0x80 {
                 switch byte {
-                case UInt8(ascii: "*"), UInt8(ascii: "_"): hasEmphasisMarker = true
+                case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"): hasEmphasisOrEscape = true
                 case UInt8(ascii: "`"): hasBacktick = true
                 case UInt8(ascii: ":"): hasColon = true
                 case UInt8(ascii: "\r"): needsGraphemes = true
@@ -59,7 +63,7 @@ struct TextShape {
             needsGraphemes = true
             i += length
         }
-        hasEmphasisMarker = hasEmphasisMarker || emphasis != 0
+        hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis != 0
         hasBacktick = hasBacktick || backtick != 0
         hasColon = hasColon || colon != 0
         needsGraphemes = needsGraphemes || cr != 0
@@ -83,6 +87,7 @@ enum UnitCode {
     static let star = UInt8(ascii: "*")
     static let underscore = UInt8(ascii: "_")
     static let backtick = UInt8(ascii: "`")
+    static let backslash = UInt8(ascii: "\\")
     /// One of the non-ASCII trailing punctuation characters of URLs:
     /// U+3002 U+3001 U+FF0C U+FF01 U+FF1F U+2026.
     static let otherTrailingPunctuation: UInt8 = 0x80
