@@ -8,7 +8,7 @@ extension ImportFormat {
         case .slack: return SlackImporter.self
         case .whatsapp: return WhatsAppImporter.self
         case .matrix: return MatrixImporter.self
-        case .telegram: return nil
+        case .telegram: return TelegramImporter.self
         }
     }
 }
