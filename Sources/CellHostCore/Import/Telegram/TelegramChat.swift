@@ -60,7 +60,7 @@ struct TelegramChat {
         }
         var kind = Self.describe(type: type)
         if isLeft { kind += kind.isEmpty ? "left" : " (left)" }
-        message.text = TelegramMarkup.literal(kind.isEmpty || kind.lowercased() == title.lowercased() ? title : "\(title) · \(kind)")
+        message.text = ImportText.escaped(kind.isEmpty || kind.lowercased() == title.lowercased() ? title : "\(title) · \(kind)")
         return message
     }
 

@@ -29,7 +29,7 @@ struct TelegramMessageMapper {
             let action = node["action"]?.nonEmptyString
             message.systemEvent = action.map { String($0.prefix(64)) } ?? "service"
             let actor = message.senderName ?? message.senderID ?? "Someone"
-            message.text = TelegramMarkup.literal(TelegramService.sentence(node, actor: actor))
+            message.text = ImportText.escaped(TelegramService.sentence(node, actor: actor))
             if action == "pin_message", let pinned = node["message_id"]?.scalarText {
                 message.replyTo = chat.replyID(pinned, peer: nil)
             }
@@ -72,15 +72,15 @@ struct TelegramMessageMapper {
     private func setContent(_ node: TelegramNode, chat: TelegramChat, in message: inout ImportedMessage) {
         var lines: [String] = []
         if let forwarded = node["forwarded_from"] {
-            lines.append(TelegramMarkup.styled("Forwarded from \(forwarded.nonEmptyString ?? "a hidden sender")", marker: "_"))
+            lines.append(ImportText.styled("Forwarded from \(forwarded.nonEmptyString ?? "a hidden sender")", marker: "_"))
         } else if node.has("forwarded_from") {
-            lines.append(TelegramMarkup.styled("Forwarded from a hidden sender", marker: "_"))
+            lines.append(ImportText.styled("Forwarded from a hidden sender", marker: "_"))
         }
         if let saved = node["saved_from"]?.nonEmptyString {
-            lines.append(TelegramMarkup.styled("Saved from \(saved)", marker: "_"))
+            lines.append(ImportText.styled("Saved from \(saved)", marker: "_"))
         }
         if let bot = node["via_bot"]?.nonEmptyString {
-            lines.append(TelegramMarkup.styled("via \(bot)", marker: "_"))
+            lines.append(ImportText.styled("via \(bot)", marker: "_"))
         }
         if let reply = node["reply_to_message_id"]?.scalarText, !reply.isEmpty {
             message.replyTo = chat.replyID(reply, peer: node["reply_to_peer_id"]?.scalarText)
@@ -94,20 +94,20 @@ struct TelegramMessageMapper {
             message.type = "location"
             message.location = location
             if let period = node["live_location_period_seconds"]?.count, period > 0 {
-                lines.append(TelegramMarkup.literal("Live location for \(TelegramService.describe(seconds: period))"))
+                lines.append(ImportText.escaped("Live location for \(TelegramService.describe(seconds: period))"))
             }
         } else if let media = TelegramMedia.payload(of: node) {
             message.type = media.type
             message.media = media.media
         } else if let contact = TelegramPlace.contact(node) {
-            lines.append(TelegramMarkup.literal(contact))
+            lines.append(ImportText.escaped(contact))
         } else if let game = node["game_title"]?.nonEmptyString {
-            lines.append(TelegramMarkup.literal("Game: \(game)"))
+            lines.append(ImportText.escaped("Game: \(game)"))
         }
         if let text = TelegramText.markup(of: node) {
             lines.append(text)
         } else if message.type == "sticker", let emoji = node["sticker_emoji"]?.nonEmptyString {
-            lines.append(TelegramMarkup.literal(emoji))
+            lines.append(ImportText.escaped(emoji))
         }
         message.text = lines.isEmpty ? (message.type == "text" ? "" : nil) : lines.joined(separator: "\n")
     }

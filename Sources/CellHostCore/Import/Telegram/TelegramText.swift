@@ -33,7 +33,7 @@ enum TelegramText {
 
     /// The markup of a `text`-like value: a string, or an array of strings and entities.
     static func markup(_ value: TelegramNode) -> String {
-        if let text = value.string { return TelegramMarkup.literal(text) }
+        if let text = value.string { return ImportText.escaped(text) }
         guard value.isArray else { return "" }
         var parts: [Part] = []
         for element in value.elements {
@@ -94,8 +94,8 @@ enum TelegramText {
                 let after = index + 1 < parts.count ? parts[index + 1].text.unicodeScalars.first : nil
                 let first = part.text.unicodeScalars.first
                 let last = part.text.unicodeScalars.last
-                let opens = first.map { $0.properties.isWhitespace } == true || !TelegramMarkup.isWord(before)
-                let closes = last.map { $0.properties.isWhitespace } == true || !TelegramMarkup.isWord(after)
+                let opens = first.map { $0.properties.isWhitespace } == true || !ImportText.isWord(before)
+                let closes = last.map { $0.properties.isWhitespace } == true || !ImportText.isWord(after)
                 if !(opens && closes) { part.marker = nil }
             }
             append(part, to: &settled)
@@ -103,9 +103,9 @@ enum TelegramText {
         var result = ""
         for part in settled {
             if let marker = part.marker {
-                result += TelegramMarkup.styled(part.text, marker: marker)
+                result += ImportText.styled(part.text, marker: marker)
             } else {
-                result += TelegramMarkup.literal(part.text)
+                result += ImportText.escaped(part.text)
             }
         }
         return result
