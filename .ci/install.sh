@@ -6,7 +6,10 @@
 #
 # PREFIX (default /usr/local) is where the files will live; DESTDIR (default
 # none) stages them under DESTDIR/PREFIX for a package, with every path inside
-# the files still referring to PREFIX. What goes where:
+# the files still referring to PREFIX. --scratch-path is the build directory
+# (default .build-release). Uninstalling removes what the manifest lists.
+#
+# What goes where:
 #
 #   bin/cellhost                          RUNPATH $ORIGIN/../lib/cellhost/swift
 #   lib/cellhost/plugins/lib*.so          the shipped plugins, RUNPATH $ORIGIN/../swift
@@ -31,7 +34,7 @@ scratch="$root/.build-release"
 uninstall=0
 
 die() { echo "install.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^# What goes where/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -125,7 +128,7 @@ installed="$stage/files"                   # "f PATH" per file, relative to PREF
 created="$stage/dirs"                      # "d PATH" per directory the install made
 : >"$installed"; : >"$created"
 [ -f "$manifest" ] && grep '^d ' "$manifest" >>"$created" || true   # made by an earlier install
-mkdir -p "$target"
+[ -n "$target" ] && mkdir -p "$target"
 
 # make_dir REL: creates PREFIX/REL and its missing parents (0755), noting each.
 make_dir() {
