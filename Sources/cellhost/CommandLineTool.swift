@@ -168,6 +168,9 @@ struct CommandLineTool {
             readable.append((file, fd, isDirectory, openError))
         }
         let (host, _) = try makeHost(options)
+        // Once per run: no plugin for file, image or voice means the
+        // installation is incomplete, though every message still renders.
+        if let warning = Self.missingMediaPlugins(Self.mediaClassesWithoutPlugin(host)) { printError(warning) }
         let isolation = try isolationSettings(options)
         var settings = OutputSettings.resolve(format: format, color: color, width: options.width, environment: environment,
                                               isTerminal: self.output.isTerminal, terminalWidth: Terminal.width(fd: self.output.fd))

@@ -19,6 +19,7 @@ enum Help {
     Run 'cellhost COMMAND --help' for a command's options. Defaults for render can be
     set in ~/.config/cellhost/config under [render] (me, width, color, paging,
     width-mode, images, bubble-width, isolation, plugin-timeout, plugin-memory).
+    The manual: 'man cellhost' (the search path, the config file, the environment).
 
     """
 
@@ -100,8 +101,10 @@ enum Help {
       --lang c|swift   C against the contract headers (default), or Swift with CellKit
       --type TYPE      the message class the cell renders
       --output DIR     where to write (default: ./NAME); it must not exist
-      --sdk DIR        the CellHost checkout holding the headers and CellKit (default:
-                       found from this executable's location)
+      --sdk DIR        where the headers (and CellKit) come from: a CellHost checkout,
+                       or for C an installation prefix (default: the headers
+                       installed with this executable, else the checkout it was
+                       built in; Swift needs a checkout, CellKit is not installed)
       -h, --help       show this help
 
     """
@@ -137,7 +140,7 @@ enum Help {
     one line per check: PASS, FAIL or SKIP, its name, and what passed or why not;
     then a summary line. The checks: descriptor, classes-link, init-deinit,
     render-samples, can-render, plain-text, determinism, time-per-call,
-    output-bounds, declines-everything (docs/check-plugin.md).
+    output-bounds, declines-everything ('man cellhost' says what each asserts).
 
     OPTIONS:
       --json                    one JSON object per check and line

@@ -60,18 +60,45 @@ struct NewPluginCommand {
                 "next: see \(directory)/README.md"]
     }
 
-    /// The CellHost source tree that holds the headers and CellKit: `--sdk`,
-    /// else found from this executable (a build in `.build/` of a checkout).
-    private func sdkDirectory() throws -> String {
-        if let sdk { return sdk }
-        var directory = PluginSearchPath.executableDirectory() ?? "."
+    /// Where the headers (and for Swift, CellKit) come from: `--sdk DIR` (a
+    /// CellHost checkout, or for C an installation prefix), else found from
+    /// this executable: for C the headers installed with it
+    /// (`$ORIGIN/../include/cellhost`), else the checkout it was built in
+    /// (a build in `.build/`), which Swift needs, since CellKit is not installed.
+    private func sdkDirectory() throws -> PluginTemplate.SDK {
+        let swift = language == .swift
+        if let sdk {
+            if Self.isCheckout(sdk) { return .checkout(sdk) }
+            if !swift, Self.isPrefix(sdk) { return .installed(prefix: sdk) }
+            throw UsageError(message: swift
+                ? "new-plugin: --sdk \(sdk): not a CellHost checkout (no Sources/CellKit and Sources/CellHostABI); "
+                    + "a Swift plugin needs CellKit's sources"
+                : "new-plugin: --sdk \(sdk): neither a CellHost checkout nor an installation prefix (no include/cellhost/cellhost.h)")
+        }
+        let origin = PluginSearchPath.executableDirectory() ?? "."
+        if !swift, let slash = origin.lastIndex(of: "/") {
+            let prefix = String(origin[..<slash])
+            if Self.isPrefix(prefix.isEmpty ? "/" : prefix) { return .installed(prefix: prefix) }
+        }
+        var directory = origin
         for _ in 0..<5 {
-            if access(directory + "/Sources/CellHostABI/include/cellhost/cellhost.h", R_OK) == 0 { return directory }
+            if Self.isCheckout(directory) { return .checkout(directory) }
             guard let slash = directory.lastIndex(of: "/"), slash != directory.startIndex else { break }
             directory = String(directory[..<slash])
         }
-        throw UsageError(message: "new-plugin: cannot find the CellHost sources (headers and CellKit) near this "
-            + "executable; pass --sdk DIR (a CellHost checkout)")
+        throw UsageError(message: swift
+            ? "new-plugin: a Swift plugin needs CellKit, which is not installed: pass --sdk DIR (a CellHost checkout)"
+            : "new-plugin: cannot find the plugin headers (include/cellhost/cellhost.h) near this executable; "
+                + "pass --sdk DIR (a CellHost checkout or installation prefix)")
+    }
+
+    private static func isCheckout(_ directory: String) -> Bool {
+        access(directory + "/Sources/CellHostABI/include/cellhost/cellhost.h", R_OK) == 0
+            && access(directory + "/Sources/CellKit", R_OK) == 0
+    }
+
+    private static func isPrefix(_ directory: String) -> Bool {
+        access(directory + "/include/cellhost/cellhost.h", R_OK) == 0
     }
 
     private func makeDirectories(_ path: String) throws {

@@ -11,7 +11,37 @@ struct PluginTemplate {
     /// plugin, under "text" (so its messages fall back to the text cell).
     static let hostMessageClasses: Set<String> = ["text", "file", "image", "voice", "video", "sticker", "poll"]
 
-    init(name: String, language: Language, messageType: String?, executable: String, sdk: String) throws {
+    /// Where a new plugin's build finds the contract headers (and, for
+    /// Swift, CellKit): a CellHost checkout, or an installation prefix
+    /// (`PREFIX/include/cellhost`; CellKit is not installed).
+    enum SDK: Equatable {
+        case checkout(String)
+        case installed(prefix: String)
+
+        /// The directory to pass to `cc -I`.
+        var includeDirectory: String {
+            switch self {
+            case let .checkout(root): return root + "/Sources/CellHostABI/include"
+            case let .installed(prefix): return prefix + "/include"
+            }
+        }
+
+        /// The plugin ABI reference.
+        var abiDocument: String {
+            switch self {
+            case let .checkout(root): return root + "/docs/plugin-abi.md"
+            case let .installed(prefix): return prefix + "/share/doc/cellhost/docs/plugin-abi.md"
+            }
+        }
+
+        /// The package holding CellKit, if there is one.
+        var cellKitPackage: String? {
+            if case let .checkout(root) = self { return root }
+            return nil
+        }
+    }
+
+    init(name: String, language: Language, messageType: String?, executable: String, sdk: SDK) throws {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first),
               name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }),
               name.count <= 64 else {
@@ -43,7 +73,7 @@ struct PluginTemplate {
         var type: String
         var declares: Bool
         var executable: String
-        var sdk: String
+        var sdk: SDK
     }
 
     /// Two messages of the type: one with the payload the cell reads, one without.
@@ -74,8 +104,8 @@ struct PluginTemplate {
         /* \(n.className): renders "\(n.type)" messages, showing the payload's title and
          * counting the messages it rendered in the conversation (an instance variable).
          *
-         * Build:  cc -std=c11 -Wall -shared -fPIC -I \(n.sdk)/Sources/CellHostABI/include \(n.plugin).c -o lib\(n.plugin).so
-         * The contract is in <cellhost/cellhost.h> and docs/plugin-abi.md. */
+         * Build:  cc -std=c11 -Wall -shared -fPIC -I \(n.sdk.includeDirectory) \(n.plugin).c -o lib\(n.plugin).so
+         * The contract is in <cellhost/cellhost.h> and \(n.sdk.abiDocument). */
         #include <cellhost/cellhost.h>
         #include <stdio.h>
         #include <string.h>
@@ -176,14 +206,14 @@ struct PluginTemplate {
         # \(n.plugin): a CellHost plugin in C
 
         `\(n.className)` renders `\(n.type)` messages. Edit `\(n.plugin).c`; the contract is
-        `<cellhost/cellhost.h>` (in `\(n.sdk)/Sources/CellHostABI/include`) and
-        `docs/plugin-abi.md` of CellHost.
+        `<cellhost/cellhost.h>` (in `\(n.sdk.includeDirectory)`) and
+        `\(n.sdk.abiDocument)`.
 
         Build, check, render the sample (run here; the paths are those of the
         `cellhost` that made this directory):
 
         ```sh
-        cc -std=c11 -Wall -shared -fPIC -I \(n.sdk)/Sources/CellHostABI/include \(n.plugin).c -o lib\(n.plugin).so
+        cc -std=c11 -Wall -shared -fPIC -I \(n.sdk.includeDirectory) \(n.plugin).c -o lib\(n.plugin).so
         \(n.executable) check-plugin ./lib\(n.plugin).so
         \(n.executable) render --plugin-path . --format plain sample.jsonl
         ```
@@ -204,7 +234,7 @@ struct PluginTemplate {
         let package = Package(
             name: "\(n.camel)",
             products: [.library(name: "\(n.camel)", type: .dynamic, targets: ["\(n.camel)"])],
-            dependencies: [.package(name: "CellHost", path: "\(n.sdk)")],
+            dependencies: [.package(name: "CellHost", path: "\(n.sdk.cellKitPackage ?? "")")],
             targets: [.target(name: "\(n.camel)", dependencies: [.product(name: "CellKit", package: "CellHost")])]
         )
 
@@ -261,7 +291,7 @@ struct PluginTemplate {
 
         `\(n.className)` renders `\(n.type)` messages. Edit
         `Sources/\(n.camel)/\(n.camel).swift`; CellKit is documented in CellHost's
-        `docs/cellkit.md`, and comes from the CellHost checkout at `\(n.sdk)`.
+        `docs/cellkit.md`, and comes from the CellHost checkout at `\(n.sdk.cellKitPackage ?? "")`.
 
         Build, check, render the sample (run here; the paths are those of the
         `cellhost` that made this directory):

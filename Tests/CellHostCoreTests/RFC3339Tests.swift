@@ -76,11 +76,30 @@ final class PluginSearchPathTests: XCTestCase {
         PluginSearchPath.standard(commandLine: commandLine, environment: environment, executableDirectory: executable).directories
     }
 
-    func test_fullOrder_commandLine_environment_userData_system_executable() {
+    func test_fullOrder_commandLine_environment_userData_system_prefix_executable() {
         let directories = standard(["/cli/one", "/cli/two"],
                                    ["CELLHOST_PLUGIN_PATH": "/env/a:/env/b", "XDG_DATA_HOME": "/xdg", "HOME": "/home/u"],
                                    executable: "/opt/cellhost/bin")
-        XCTAssertEqual(directories, ["/cli/one", "/cli/two", "/env/a", "/env/b", "/xdg/cellhost/plugins"] + system + ["/opt/cellhost/bin"])
+        XCTAssertEqual(directories, ["/cli/one", "/cli/two", "/env/a", "/env/b", "/xdg/cellhost/plugins"] + system
+                       + ["/opt/cellhost/lib/cellhost/plugins", "/opt/cellhost/bin"])
+    }
+
+    func test_prefixDirectory_isOriginDotDotLibCellhostPlugins_withoutDotDot() {
+        XCTAssertEqual(PluginSearchPath.prefixDirectory(executableDirectory: "/opt/cellhost/bin"), "/opt/cellhost/lib/cellhost/plugins")
+        XCTAssertEqual(PluginSearchPath.prefixDirectory(executableDirectory: "/opt/cellhost/bin/"), "/opt/cellhost/lib/cellhost/plugins")
+        XCTAssertEqual(PluginSearchPath.prefixDirectory(executableDirectory: "/usr/bin"), "/usr/lib/cellhost/plugins")
+        XCTAssertEqual(PluginSearchPath.prefixDirectory(executableDirectory: "/bin"), "/lib/cellhost/plugins")
+    }
+
+    func test_installedDirectories_holdThePrefixPluginDirectory() {
+        let installed = PluginSearchPath.installedDirectories(executableDirectory: "/tmp/p/bin")
+        XCTAssertEqual(installed, Set(system + ["/tmp/p/bin", "/tmp/p/lib/cellhost/plugins"]))
+        // Every installed directory is on the search path, so what `auto` runs in-process is found.
+        XCTAssertTrue(installed.isSubset(of: standard(executable: "/tmp/p/bin")))
+    }
+
+    func test_aPrefixInstalledInTheSystemPrefix_isSearchedOnce() {
+        XCTAssertEqual(standard(executable: "/usr/local/bin"), system + ["/usr/local/bin"])
     }
 
     func test_pluginPathVariable_isSplitOnColons_skippingEmptyEntries() {
@@ -106,7 +125,8 @@ final class PluginSearchPathTests: XCTestCase {
                                    ["CELLHOST_PLUGIN_PATH": "/same:/other", "HOME": "/home/u"],
                                    executable: "/same")
         XCTAssertEqual(directories, ["/usr/lib/cellhost/plugins", "/same", "/other",
-                                     "/home/u/.local/share/cellhost/plugins", "/usr/local/lib/cellhost/plugins"])
+                                     "/home/u/.local/share/cellhost/plugins", "/usr/local/lib/cellhost/plugins",
+                                     "/lib/cellhost/plugins"])
     }
 
     func test_relativeDirectories_areMadeAbsolute() {

@@ -3,9 +3,10 @@ import Glibc
 /// Where plugins are looked for, in order:
 /// `--plugin-path` directories, `CELLHOST_PLUGIN_PATH` (colon-separated),
 /// `$XDG_DATA_HOME/cellhost/plugins` (default `~/.local/share/cellhost/plugins`),
-/// `/usr/local/lib/cellhost/plugins`, `/usr/lib/cellhost/plugins`, and the
-/// directory of the `cellhost` executable (where `swift build` puts the
-/// shipped plugins).
+/// `/usr/local/lib/cellhost/plugins`, `/usr/lib/cellhost/plugins`,
+/// `$ORIGIN/../lib/cellhost/plugins` (where `.ci/install.sh` puts the shipped
+/// plugins, `$ORIGIN` being the directory of the `cellhost` executable), and
+/// `$ORIGIN` itself (where `swift build` puts them).
 public struct PluginSearchPath: Sendable, Equatable {
     public var directories: [String]
 
@@ -60,24 +61,35 @@ public struct PluginSearchPath: Sendable, Equatable {
         } else if let home = environment["HOME"], !home.isEmpty {
             directories.append(home + "/.local/share/cellhost/plugins")
         }
-        directories += ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
-        if let executableDirectory { directories.append(executableDirectory) }
+        directories += systemDirectories
+        if let executableDirectory { directories += [prefixDirectory(executableDirectory: executableDirectory), executableDirectory] }
         var seen = Set<String>()
         let searchPath = PluginSearchPath(directories: directories.map(absolute).filter { seen.insert($0).inserted })
         return (searchPath, warnings)
     }
 
+    /// The system plugin directories.
+    static let systemDirectories = ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
+
+    /// `$ORIGIN/../lib/cellhost/plugins` for the executable directory
+    /// `$ORIGIN`, without `..`: the installed plugins of an executable in
+    /// `PREFIX/bin` (`PREFIX/lib/cellhost/plugins`), found wherever PREFIX is.
+    public static func prefixDirectory(executableDirectory: String) -> String {
+        var directory = executableDirectory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        let parent = directory.lastIndex(of: "/").map { String(directory[..<$0]) } ?? "."
+        return parent + "/lib/cellhost/plugins"
+    }
+
     /// The directories of plugins installed with the host: beside the
-    /// executable, `PREFIX/lib/cellhost/plugins` for an executable in
-    /// `PREFIX/bin`, and the system directories. `--isolation auto` runs
-    /// plugins from these in the host process.
+    /// executable, `$ORIGIN/../lib/cellhost/plugins` (`PREFIX/lib/cellhost/plugins`
+    /// for an executable in `PREFIX/bin`), and the system directories.
+    /// `--isolation auto` runs plugins from these in the host process.
     public static func installedDirectories(executableDirectory: String?) -> Set<String> {
-        var directories: Set<String> = ["/usr/local/lib/cellhost/plugins", "/usr/lib/cellhost/plugins"]
+        var directories = Set(systemDirectories)
         if let executableDirectory {
             directories.insert(executableDirectory)
-            if executableDirectory.hasSuffix("/bin") {
-                directories.insert(String(executableDirectory.dropLast(4)) + "/lib/cellhost/plugins")
-            }
+            directories.insert(prefixDirectory(executableDirectory: executableDirectory))
         }
         return directories
     }
