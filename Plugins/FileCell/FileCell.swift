@@ -170,7 +170,8 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         }
         if !file.caption.isEmpty {
             cell.lineBreak()
-            cell.append(file.caption)
+            // A caption is message text: its markup counts, as in a text message.
+            InlineMarkup.append(file.caption, to: &cell)
         }
         return .rendered
     }

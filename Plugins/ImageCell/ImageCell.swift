@@ -92,7 +92,8 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         }
         if !picture.caption.isEmpty {
             if shown.rows.isEmpty { cell.lineBreak() }
-            cell.append(picture.caption)
+            // A caption is message text: its markup counts, as in a text message.
+            InlineMarkup.append(picture.caption, to: &cell)
         }
         return .rendered
     }

@@ -173,11 +173,12 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
             cell.append(notice, style: .muted)
         }
 
-        // The caption, straight from the host's bytes.
+        // The caption, straight from the host's bytes; its markup counts, as
+        // in a text message.
         message.withTextUTF8 { caption in
             if !caption.isEmpty {
                 cell.lineBreak()
-                cell.append(utf8: caption)
+                InlineMarkup.append(caption, to: &cell)
             }
         }
         return .rendered

@@ -66,6 +66,14 @@ final class JSONStreamTests: XCTestCase {
         XCTAssertTrue(result.problems[0].contains("longer than"), result.problems[0])
     }
 
+    func test_aValueOverTheLimitThatArrivesInOneReadIsAlsoSkipped() throws {
+        // 100 KiB in memory arrive in one piece: the limit is checked when the value ends too.
+        let long = String(repeating: "y", count: 100_000)
+        let result = try walk("[\"\(long)\", 2]", limit: 50_000)
+        XCTAssertEqual(result.captured.map(\.text), ["2"])
+        XCTAssertEqual(result.problems.count, 1, "\(result.problems)")
+    }
+
     func test_aTruncatedDocumentThrowsNamingWhereItEndsAfterHandingOverWhatCame() {
         var captured = 0
         let stream = JSONStream(source: ByteSource(bytes: Array("{\"messages\": [{\"id\": 1},\n {\"id\": 2".utf8)))

@@ -43,6 +43,12 @@ public struct JSONStream {
     public let valueLimit: Int
     private let source: ByteSource
 
+    /// The one diagnostic of a value over the limit.
+    private var tooLong: String {
+        let size = valueLimit % (1 << 20) == 0 ? "\(valueLimit >> 20) MiB" : "\(valueLimit) bytes"
+        return "value longer than \(size), skipped"
+    }
+
     public init(source: ByteSource, valueLimit: Int = InputReader.maximumRecordBytes) {
         self.source = source
         self.valueLimit = max(1, valueLimit)
@@ -145,8 +151,13 @@ public struct JSONStream {
                         guard done else { break }
                         skimming = false
                         if captureStart >= 0 {
-                            value(path, Value(bytes: UnsafeBufferPointer(start: p + captureStart, count: i - captureStart),
-                                              line: captureLine, offset: captureOffset))
+                            // A value that arrived whole in one read is checked here.
+                            if i - captureStart > valueLimit {
+                                problem(captureLine, tooLong)
+                            } else {
+                                value(path, Value(bytes: UnsafeBufferPointer(start: p + captureStart, count: i - captureStart),
+                                                  line: captureLine, offset: captureOffset))
+                            }
                             captureStart = -1
                         }
                         if frames.isEmpty { rootCount += 1 }
@@ -267,7 +278,7 @@ public struct JSONStream {
             }
             // Keep what a capture still needs, then read more.
             if skimming && captureStart >= 0 && filled - captureStart > valueLimit {
-                problem(captureLine, "value longer than \(valueLimit >> 20) MiB, skipped")
+                problem(captureLine, tooLong)
                 captureStart = -1
             }
             let keep = skimming && captureStart >= 0 ? captureStart : position
