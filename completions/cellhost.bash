@@ -9,7 +9,8 @@ _cellhost_options() {
     case $1 in
         render) echo "--format --from --width --me --renderer --plugin-path --color --paging --bubble-width
                       --width-mode --max-rows --max-bytes --verbose --images --image-rows --media-dir
-                      --isolation --plugin-timeout --plugin-memory --allow-insecure-plugins --help" ;;
+                      --isolation --plugin-timeout --plugin-memory --allow-insecure-plugins --follow --lines
+                      --help" ;;
         list-plugins) echo "--json --verbose --plugin-path --renderer --rescan --allow-insecure-plugins --help" ;;
         check-plugin) echo "--json --plugin-path --timeout --width --plugin-memory --allow-insecure-plugins --help" ;;
         new-plugin) echo "--lang --type --output --sdk --help" ;;
@@ -58,7 +59,7 @@ _cellhost() {
     # The value of an option.
     local values=""
     case $option in
-        --format) values="ansi plain json" ;;
+        --format) values="ansi plain json html" ;;
         --from) values="cellhost telegram matrix discord slack whatsapp" ;;
         --color|--paging) values="auto always never" ;;
         --width-mode) values="grapheme wcwidth auto" ;;

@@ -22,7 +22,9 @@ complete -c cellhost -n $loading -l allow-insecure-plugins -d 'Load plugin files
 
 set -l render "__fish_seen_subcommand_from render"
 complete -c cellhost -n $render -F
-complete -c cellhost -n $render -l format -x -a 'ansi plain json' -d 'Output format'
+complete -c cellhost -n $render -l format -x -a 'ansi plain json html' -d 'Output format'
+complete -c cellhost -n $render -l follow -d 'Keep reading FILE as it grows, like tail -F'
+complete -c cellhost -n $render -l lines -x -d 'With --follow: start from the last N messages'
 complete -c cellhost -n $render -l from -x -a 'cellhost telegram matrix discord slack whatsapp' -d 'Read every input as FORMAT'
 complete -c cellhost -n $render -l width -x -d 'Columns, 12 to 1000'
 complete -c cellhost -n $render -l me -x -d "The viewer's user id"
