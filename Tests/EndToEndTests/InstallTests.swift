@@ -446,7 +446,7 @@ final class InstallTests: EndToEndTestCase {
             XCTAssertEqual(Set(try bashCompletions(prefix, ["cellhost", command, "--"])), try helpOptions(prefix, command),
                            "cellhost \(command) --<TAB> offers the options of \(command) --help")
         }
-        XCTAssertEqual(try bashCompletions(prefix, ["cellhost", "render", "chat.jsonl", "--format", ""]), ["ansi", "plain", "json"])
+        XCTAssertEqual(try bashCompletions(prefix, ["cellhost", "render", "chat.jsonl", "--format", ""]), ["ansi", "plain", "json", "html"])
         XCTAssertEqual(try bashCompletions(prefix, ["cellhost", "render", "--isolation", "=", "s"]), ["shared"])
         XCTAssertEqual(try bashCompletions(prefix, ["cellhost", "new-plugin", "x", "--lang", ""]), ["c", "swift"])
         XCTAssertEqual(try bashCompletions(prefix, ["cellhost", "render", "--width", ""]), [])
