@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Deterministic chat-message generator for the CellHost throughput benchmark.
 
-Usage: python3 Benchmarks/generate.py N > messages.jsonl
+Usage: python3 Benchmarks/generate.py N [--mix ascii|real] > messages.jsonl
 
 Writes N messages as JSON Lines in the schema of DESIGN.md section 5. The
 output depends only on N (fixed seed, Python 3 stdlib only), so every run and
@@ -11,6 +11,13 @@ N >= K are identical to a run with N = K.
 Mix (approximate): text 70 %, file 10 %, image 8 %, voice 7 %, location 3 %
 (a type no shipped renderer handles: exercises the fallback to
 UnknownMessageCell), poll 2 %.
+
+Text mix: `ascii` (the default, the historical benchmark input: most bodies
+are ASCII) or `real`, where about two thirds of the text bodies also carry
+what real chats carry: accented Latin, CJK, Arabic or Hebrew (right to left)
+words, and emoji (ZWJ sequences, flags, skin tones, VS16). The `real` mix
+draws extra random numbers only in its own branch, so `ascii` output is
+byte for byte what it always was.
 """
 
 import json
@@ -31,6 +38,10 @@ WORDS = (
     "weather sunny rain cloudy wind cold warm snacks bread cheese photos "
     "upload link folder budget receipt split pay owe back forward window table"
 ).split()
+ACCENTED = ["déjà", "über", "naïve", "café", "señor", "Zürich", "São Paulo", "façade",
+            "crème brûlée", "Ærø", "Łódź", "Þórður", "Ğüzel", "smörgåsbord"]
+RTL = ["مرحبا بالجميع", "شكرا جزيلا", "שלום לכולם", "תודה רבה", "نراكم غدا"]
+RICH_EMOJI = ["👩‍💻", "👨‍👩‍👧‍👦", "🏳️‍🌈", "👍🏽", "🇯🇵", "🇧🇷", "❤️", "☀️", "🧑🏿‍🚀", "😂"]
 CJK = ["明日は晴れるでしょう。", "天气很好，我们去海边吧！", "좋은 아침이에요",
        "ありがとう", "没问题", "Xin chào", "Hà Nội", "Café"]
 EMOJI = ["👍", "😂", "🌊", "🍙", "☕", "🚆", "🎫", "❤️", "🙏", "🥹", "👩‍💻",
@@ -47,6 +58,22 @@ PLACES = ["Café Lumière", "The Fish Shack", "Gare Maritime", "Lighthouse Point
           "Rue des Mouettes 12", "北京站"]
 POLLQ = ["Where should we have lunch?", "Which train?", "Release on Friday?",
          "Pizza or sushi?", "Who brings the speaker?"]
+
+
+MIX = "ascii"
+
+
+def real_words(rng, words):
+    """The `real` mix: about two thirds of bodies get non-ASCII words."""
+    r = rng.random()
+    if r < 0.25:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(ACCENTED))
+    elif r < 0.40:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(CJK))
+    elif r < 0.52:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(RTL))
+    elif r < 0.66:
+        words.append(rng.choice(RICH_EMOJI))
 
 
 def text_body(rng):
@@ -70,15 +97,22 @@ def text_body(rng):
         words.insert(rng.randrange(len(words) + 1), rng.choice(CJK))
     if rng.random() < 0.12:
         words.append(rng.choice(EMOJI))
+    if MIX == "real":
+        real_words(rng, words)
     s = " ".join(words)
     return s[0].upper() + s[1:]
 
 
 def main():
-    if len(sys.argv) != 2 or not sys.argv[1].isdigit():
-        sys.stderr.write("usage: generate.py N > messages.jsonl\n")
+    global MIX
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--mix" and args[2] in ("ascii", "real"):
+        MIX = args[2]
+        args = args[:1]
+    if len(args) != 1 or not args[0].isdigit():
+        sys.stderr.write("usage: generate.py N [--mix ascii|real] > messages.jsonl\n")
         return 2
-    count = int(sys.argv[1])
+    count = int(args[0])
     rng = random.Random(SEED)
     nsenders = rng.randint(3, 6)
     senders = [{"id": "u-%d" % (i + 1), "name": NAMES[i]} for i in range(nsenders)]

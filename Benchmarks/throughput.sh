@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Throughput benchmark: cellhost render (plain text) versus the jq one-liner
-# that prints the same fields, on generated chat logs of N messages.
+# that prints the same fields, on generated chat logs of N messages, beside
+# two bounds: a parse-only pass (Benchmarks/parse-only.cpp, simdjson
+# On-Demand touching type, text, sender.name and time) and `cat > /dev/null`.
+# Each N runs on two text mixes (Benchmarks/generate.py --mix): `ascii`, the
+# historical input, and `real`, where most messages carry accented Latin,
+# CJK, right-to-left text or emoji.
 #
 # Usage: Benchmarks/throughput.sh [--dispatch-share] [N ...]
 #        (default N: 10000 1000000)
@@ -8,9 +13,11 @@
 # Environment:
 #   SCRATCH  SwiftPM scratch (build) directory, default .build
 #   RUNS     measurements per tool and N, default 3 (the median is reported)
+#   MIXES    text mixes to run, default "ascii real"
 #
-# Needs: swift, python3, jq, GNU time (/usr/bin/time); valgrind for
-# --dispatch-share. Installs nothing. See docs/performance.md.
+# Needs: swift, python3, jq, GNU time (/usr/bin/time), g++ and
+# libsimdjson-dev (the parse-only bound); valgrind for --dispatch-share.
+# Installs nothing. See docs/performance.md.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -18,12 +25,13 @@ ROOT=$PWD
 OUT=$ROOT/Benchmarks/out
 SCRATCH=${SCRATCH:-.build}
 RUNS=${RUNS:-3}
+MIXES=${MIXES:-ascii real}
 DISPATCH_SHARE=0
 SIZES=()
 for arg in "$@"; do
     case $arg in
         --dispatch-share) DISPATCH_SHARE=1 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         ''|*[!0-9]*) echo "throughput.sh: not a message count: $arg" >&2; exit 2 ;;
         *) SIZES+=("$arg") ;;
     esac
@@ -33,6 +41,8 @@ done
 missing=()
 command -v jq >/dev/null 2>&1 || missing+=(jq)
 [ -x /usr/bin/time ] || missing+=(time)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+echo '#include <simdjson.h>' | g++ -std=c++17 -E -x c++ - >/dev/null 2>&1 || missing+=(libsimdjson-dev)
 if [ "$DISPATCH_SHARE" = 1 ] && ! command -v valgrind >/dev/null 2>&1; then missing+=(valgrind); fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "throughput.sh: missing ${missing[*]}; install with:" >&2
@@ -46,6 +56,10 @@ echo "== building (swift build -c release --scratch-path $SCRATCH)"
 swift build -c release --scratch-path "$SCRATCH" >&2
 BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/cellhost
 [ -x "$BIN" ] || { echo "throughput.sh: no executable at $BIN" >&2; exit 1; }
+PARSE_ONLY=$OUT/parse-only
+if [ ! -x "$PARSE_ONLY" ] || [ Benchmarks/parse-only.cpp -nt "$PARSE_ONLY" ]; then
+    g++ -O2 -std=c++17 Benchmarks/parse-only.cpp -lsimdjson -o "$PARSE_ONLY"
+fi
 
 JQ_FILTER='"\(.sender.name // "") \(.time // "") \(.text // "")"'
 
@@ -60,30 +74,34 @@ JQ_FILTER='"\(.sender.name // "") \(.time // "") \(.text // "")"'
 measure() {
     local tool=$1 file=$2 i start end rc tf ef
     tf=$(mktemp) ef=$(mktemp)
-    local walls=() rss=0
+    local walls=() cpus=() rss=0
     for ((i = 0; i < RUNS; i++)); do
         start=${EPOCHREALTIME/,/.}
         rc=0
-        if [ "$tool" = cellhost ]; then
-            /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$?
-        else
-            /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$?
-        fi
+        case $tool in
+            cellhost) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
+            jq) /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$? ;;
+            parse-only) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$PARSE_ONLY" "$file" >/dev/null 2>"$ef" || rc=$? ;;
+            cat) /usr/bin/time -f '%e %M %U %S' -o "$tf" cat "$file" >/dev/null 2>"$ef" || rc=$? ;;
+        esac
         end=${EPOCHREALTIME/,/.}
         if [ "$rc" != 0 ] || [ -s "$ef" ]; then
             echo "!! $tool on $(basename "$file") (run $((i + 1))): exit status $rc; stderr:" >&2
             head -n 20 "$ef" | sed 's/^/!!   /' >&2
         fi
         walls+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')")
+        cpus+=("$(awk 'END { printf "%.2f", $3 + $4 }' "$tf")")
         local m
         m=$(awk 'END { print $2 }' "$tf")
         [[ $m =~ ^[0-9]+$ ]] && [ "$m" -gt "$rss" ] && rss=$m
         echo "   $tool run $((i + 1)): wall ${walls[-1]} s; /usr/bin/time: $(awk 'END { printf "%s s, %s KB, user %s s, sys %s s", $1, $2, $3, $4 }' "$tf")" >&2
     done
     rm -f "$tf" "$ef"
-    printf '%s\n' "${walls[@]}" | sort -g | awk -v rss="$rss" '
+    local cpu
+    cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ c[NR] = $1 } END { print (NR % 2) ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2 }')
+    printf '%s\n' "${walls[@]}" | sort -g | awk -v rss="$rss" -v cpu="$cpu" '
         { w[NR] = $1 }
-        END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print m, rss }'
+        END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print m, rss, cpu }'
 }
 
 echo "== machine"
@@ -99,34 +117,42 @@ echo "binary:   $BIN"
 echo "sources:  $(find Package.swift Sources Plugins -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-12) (sha256 of Package.swift, Sources/, Plugins/)"
 
 rows=()
+for mix in $MIXES; do
 for n in "${SIZES[@]}"; do
+    # The ascii mix keeps its historical file name.
     file=$OUT/messages-$n.jsonl
+    [ "$mix" = ascii ] || file=$OUT/messages-$mix-$n.jsonl
     if [ ! -s "$file" ]; then
         echo "== generating $file" >&2
-        python3 Benchmarks/generate.py "$n" >"$file.tmp"
+        python3 Benchmarks/generate.py "$n" --mix "$mix" >"$file.tmp"
         mv "$file.tmp" "$file"
     fi
     size=$(stat -c %s "$file")
-    echo "== N=$n ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }'), $RUNS runs each)" >&2
-    read -r cw cr < <(measure cellhost "$file")
-    read -r jw jr < <(measure jq "$file")
-    rows+=("$n $size $cw $cr $jw $jr")
+    echo "== N=$n, mix $mix ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }'), $RUNS runs each)" >&2
+    # One tool's runs after another's; the medians are compared.
+    read -r cw cr cc < <(measure cellhost "$file")
+    read -r jw jr jc < <(measure jq "$file")
+    read -r pw pr pc < <(measure parse-only "$file")
+    read -r kw kr kc < <(measure cat "$file")
+    rows+=("$mix $n $size $cw $cr $cc $jw $jr $jc $pw $pc $kw")
+done
 done
 
 echo
-echo "== results (median of $RUNS runs; msgs/s = N / median wall time; peak RSS = max of runs)"
+echo "== results (median of $RUNS runs; msgs/s = N / median wall time; CPU = user + sys; peak RSS = max of runs)"
 printf '%s\n' "${rows[@]}" | awk '
     function rate(n, w) { return w > 0 ? n / w : 0 }
+    function ratio(a, b) { return b > 0 ? a / b : 0 }
     BEGIN {
-        printf "| %10s | %8s | %15s | %15s | %17s | %10s | %13s | %10s | %10s |\n",
-            "N", "input MB", "cellhost msgs/s", "jq msgs/s", "ratio cellhost/jq",
-            "cellhost s", "cellhost RSS MB", "jq s", "jq RSS MB"
-        print "|-----------:|---------:|----------------:|----------------:|------------------:|-----------:|----------------:|-----------:|-----------:|"
+        printf "| %5s | %8s | %8s | %15s | %12s | %10s | %9s | %13s | %10s | %12s | %12s | %16s | %9s |\n",
+            "mix", "N", "input MB", "cellhost msgs/s", "jq msgs/s", "× jq wall", "× jq CPU",
+            "cellhost RSS", "cellhost CPU", "jq CPU", "parse-only CPU", "render ÷ parse CPU", "cat wall"
+        print "|:------|---------:|---------:|----------------:|-------------:|-----------:|----------:|--------------:|-----------:|-------------:|-------------:|-----------------:|----------:|"
     }
     {
-        c = rate($1, $3); j = rate($1, $5)
-        printf "| %10d | %8.1f | %15.0f | %15.0f | %17.2f | %10.3f | %15.1f | %10.3f | %10.1f |\n",
-            $1, $2 / 1e6, c, j, (j > 0 ? c / j : 0), $3, $4 / 1024, $5, $6 / 1024
+        printf "| %5s | %8d | %8.1f | %15.0f | %12.0f | %10.2f | %9.2f | %10.1f MB | %8.2f s | %10.2f s | %10.2f s | %16.1f | %7.3f s |\n",
+            $1, $2, $3 / 1e6, rate($2, $4), rate($2, $7), ratio($7, $4), ratio($9, $6), $5 / 1024, $6, $9, $11,
+            ratio($6, $11), $12
     }'
 
 if [ "$DISPATCH_SHARE" = 1 ]; then
