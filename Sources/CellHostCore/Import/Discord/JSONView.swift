@@ -93,53 +93,6 @@ enum ExportValueParser {
 
     /// `bytes` with invalid escapes inside strings rewritten; nil when there are none.
     static func repairEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var output: [UInt8] = []
-        var changed = false
-        var inString = false
-        var index = 0
-        output.reserveCapacity(bytes.count + 16)
-        while index < bytes.count {
-            let byte = bytes[index]
-            if !inString {
-                if byte == 0x22 { inString = true }
-                output.append(byte)
-                index += 1
-                continue
-            }
-            if byte == 0x22 {
-                inString = false
-                output.append(byte)
-                index += 1
-                continue
-            }
-            guard byte == 0x5C else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            let next: UInt8? = index + 1 < bytes.count ? bytes[index + 1] : nil
-            switch next {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                output.append(byte)
-                output.append(bytes[index + 1])
-                index += 2
-            case UInt8(ascii: "u") where index + 5 < bytes.count && (2...5).allSatisfy({ hexValue(bytes[index + $0]) != nil }):
-                output.append(contentsOf: bytes[index..<(index + 6)])
-                index += 6
-            case UInt8(ascii: "x") where index + 3 < bytes.count && hexValue(bytes[index + 2]) != nil && hexValue(bytes[index + 3]) != nil:
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(bytes[index + 2])
-                output.append(bytes[index + 3])
-                index += 4
-                changed = true
-            default:
-                // A lone backslash: keep it as a literal backslash.
-                output.append(contentsOf: [0x5C, 0x5C])
-                index += 1
-                changed = true
-            }
-        }
-        return changed ? output : nil
+        InvalidEscapes.repair(bytes)?.bytes
     }
 }

@@ -42,7 +42,7 @@ final class MatrixTimeline {
         do {
             try document.parse(bytes)
         } catch let error as JSONSyntaxError {
-            guard let repaired = MatrixEscapeRepair.repair(bytes),
+            guard let repaired = InvalidEscapes.repair(bytes),
                   (try? repaired.bytes.withUnsafeBufferPointer { try document.parse($0) }) != nil else {
                 if report { sink.problem(line: line, "not a readable event: \(error)") }
                 return nil

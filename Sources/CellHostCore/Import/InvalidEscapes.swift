@@ -1,7 +1,7 @@
-/// Mends the string escapes JSON does not allow, so an event written by a
+/// Mends the string escapes JSON does not allow, so a value written by a
 /// careless tool is still read: `\xNN` becomes `\u00NN`, and a backslash
 /// before anything else that is no escape is kept as a literal backslash.
-enum MatrixEscapeRepair {
+enum InvalidEscapes {
     /// The repaired bytes, how many escapes were mended and the first of
     /// them as it was, or nil when there was nothing to mend.
     static func repair(_ bytes: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], count: Int, first: String)? {
