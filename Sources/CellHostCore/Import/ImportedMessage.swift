@@ -76,6 +76,20 @@ public struct ImportedMessage {
         }
     }
 
+    /// The message that carries this one's attachment number `number` (2, 3,
+    /// …) when an export gives one message several: id `ID#number`, the same
+    /// sender, time and direction, nothing else.
+    public func attachmentMessage(number: Int) -> ImportedMessage {
+        var message = ImportedMessage()
+        message.id = "\(id)#\(number)"
+        message.senderID = senderID
+        message.senderName = senderName
+        message.time = time
+        message.unreadableTime = unreadableTime
+        message.direction = direction
+        return message
+    }
+
     /// Adds `count` of `emoji`, merged with an earlier reaction of the same emoji.
     public mutating func addReaction(_ emoji: String, count: Int = 1) {
         guard count > 0, !emoji.isEmpty else { return }

@@ -99,13 +99,7 @@ struct DiscordMessageReader {
         base.media = first.media
         var result = [base]
         for (index, extra) in media.dropFirst().enumerated() {
-            var message = ImportedMessage()
-            message.id = "\(base.id)#\(index + 2)"
-            message.senderID = base.senderID
-            message.senderName = base.senderName
-            message.time = base.time
-            message.unreadableTime = base.unreadableTime
-            message.direction = base.direction
+            var message = base.attachmentMessage(number: index + 2)
             message.type = extra.type
             message.media = extra.media
             result.append(message)

@@ -70,13 +70,7 @@ struct SlackMessageReader {
         (result.type, result.media) = media.media(first)
         var all = [result]
         for (index, file) in files.dropFirst().prefix(64).enumerated() {
-            var extra = ImportedMessage()
-            extra.id = "\(result.id)#\(index + 2)"
-            extra.senderID = result.senderID
-            extra.senderName = result.senderName
-            extra.time = result.time
-            extra.unreadableTime = result.unreadableTime
-            extra.direction = result.direction
+            var extra = result.attachmentMessage(number: index + 2)
             extra.replyTo = result.replyTo
             (extra.type, extra.media) = media.media(file)
             all.append(extra)
