@@ -28,7 +28,10 @@ public enum RenderWorker {
     public static func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         guard let payload = WireIO.readFrame(0), payload.first == WorkerFrame.setup,
-              let setup = try? JSONDecoder().decode(WorkerSetup.self, from: Data(payload.dropFirst())) else { return 2 }
+              let setup = try? { () throws -> WorkerSetup in
+                  var reader = WireReader(payload, offset: 1)
+                  return try WorkerSetup.decode(&reader)
+              }() else { return 2 }
         // A sanitizer's runtime reserves terabytes of address space for its
         // shadow memory: an address-space limit would kill the worker at
         // start, so sanitizer builds (for the project's tests) run without it.

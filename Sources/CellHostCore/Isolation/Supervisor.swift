@@ -37,7 +37,15 @@ public final class Supervisor {
     }
 
     let settings: Settings
-    private let setup: [UInt8]
+    /// What every worker is started with; encoded when the first worker
+    /// starts, so a run that needs no worker (a text-only input, say) never
+    /// pays for encoding every plugin's record.
+    private let setupValue: WorkerSetup
+    private lazy var setup: [UInt8] = {
+        var writer = WireWriter()
+        setupValue.encode(into: &writer)
+        return writer.bytes
+    }()
     /// The worker of each isolated plugin, by plugin id.
     private var assignment: [String: PluginWorker] = [:]
     /// Why each disabled plugin was disabled, by plugin id, and the first
@@ -56,7 +64,7 @@ public final class Supervisor {
         let loaded = records.filter { $0.isLoaded && $0.id != nil }
         let setup = WorkerSetup(records: loaded, me: me, dispatch: dispatch.rawValue, memoryLimit: settings.memoryLimit,
                                 maximumRows: limits.rows, maximumBytes: limits.bytes, output: output)
-        self.setup = Array((try? JSONEncoder().encode(setup)) ?? Data())
+        setupValue = setup
         var shared: PluginWorker?
         for record in loaded {
             guard let id = record.id else { continue }

@@ -168,14 +168,17 @@ public struct PluginLoader {
             for description in records[index].classes { batch.append((description, plugin.pluginID)) }
             if case .pending = plugin.state { lazy[plugin.pluginID] = plugin }
         }
-        let rejections = runtime.link(batch, lazy: lazy)
+        // Rejections grouped by plugin once, not searched per plugin.
+        var rejected: [String: [PluginRecord.RejectedClass]] = [:]
+        for (pluginID, rejection) in runtime.link(batch, lazy: lazy) {
+            rejected[pluginID, default: []].append(.init(name: rejection.className, reason: rejection.reason))
+        }
+        guard !rejected.isEmpty else { return }
         for index in ordered {
-            let id = plugins[index]!.pluginID
-            let rejected = rejections.filter { $0.pluginID == id }.map {
-                PluginRecord.RejectedClass(name: $0.rejection.className, reason: $0.rejection.reason)
-            }
-            records[index].rejectedClasses += rejected
-            records[index].classes.removeAll { description in rejected.contains { $0.name == description.name } }
+            guard let classes = rejected[plugins[index]!.pluginID] else { continue }
+            let names = Set(classes.map(\.name))
+            records[index].rejectedClasses += classes
+            records[index].classes.removeAll { names.contains($0.name) }
         }
     }
 }

@@ -132,7 +132,9 @@ public struct PluginSearchPath: Sendable, Equatable {
             }
             if name.hasSuffix(".so"), name != ".so" { names.append(name) }
         }
-        return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
+        // Compared as bytes, each name's bytes taken once (not per comparison).
+        let keyed = names.map { (bytes: Array($0.utf8), name: $0) }
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return keyed.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map { prefix + $0.name }
     }
 }

@@ -45,11 +45,13 @@ public final class Registry {
     /// Registers `cls` for `messageClass` at its rank.
     public func register(_ cls: RuntimeClass, forMessageClass messageClass: String) {
         order += 1
-        var list = candidates[messageClass, default: []]
-        list.append(Candidate(cls: cls, rank: cls.rank, order: order))
-        list.sort { $0.rank != $1.rank ? $0.rank > $1.rank : $0.order > $1.order }
-        candidates[messageClass] = list
-        chains.removeAll()
+        let candidate = Candidate(cls: cls, rank: cls.rank, order: order)
+        // The list stays sorted (rank descending, then later first): the
+        // newest registration goes before every candidate of its rank or
+        // lower. Inserted in place, so many classes for one message class
+        // cost no re-sort per registration.
+        candidates[messageClass, default: []].insertSorted(candidate)
+        if !chains.isEmpty { chains.removeAll() }
     }
 
     /// Declares a message class in the tree; returns why it was refused, if it was.
@@ -79,7 +81,8 @@ public final class Registry {
     /// Every message class that is declared, registered for, or overridden, in a stable order.
     public var knownMessageClasses: [String] {
         var names = tree.declarations.map(\.name)
-        for name in (Array(candidates.keys) + Array(overrides.keys)).sorted() where !names.contains(name) {
+        var seen = Set(names)
+        for name in (Array(candidates.keys) + Array(overrides.keys)).sorted() where seen.insert(name).inserted {
             names.append(name)
         }
         return names
@@ -105,5 +108,18 @@ public final class Registry {
         // Types come from input; cache a bounded number so memory stays flat.
         if chains.count < Registry.maximumCachedChains { chains[type] = chain }
         return chain
+    }
+}
+
+extension Array where Element == Registry.Candidate {
+    /// Inserts `candidate`, the latest registration, before the first
+    /// candidate whose rank is not higher (binary search).
+    mutating func insertSorted(_ candidate: Registry.Candidate) {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].rank > candidate.rank { low = middle + 1 } else { high = middle }
+        }
+        insert(candidate, at: low)
     }
 }
