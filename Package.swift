@@ -75,6 +75,14 @@ targets.append(.systemLibrary(name: "CMagic", path: "Sources/CMagic", pkgConfig:
                               providers: [.apt(["libmagic-dev"])]))
 targets.first { $0.name == "FileCell" }?.dependencies.append("CMagic")
 
+// The dispatch micro-benchmark (Benchmarks/dispatch.sh), built only when
+// CELLHOST_BENCHMARKS=1: `swift build` and `swift test` never compile it.
+if Context.environment["CELLHOST_BENCHMARKS"] == "1" {
+    products.append(.executable(name: "dispatch-bench", targets: ["DispatchBench"]))
+    targets.append(.executableTarget(name: "DispatchBench", dependencies: ["CellHostCore"], path: "Benchmarks/dispatch",
+                                     swiftSettings: fast))
+}
+
 let package = Package(
     name: "CellHost",
     products: products,
