@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Start-up with many plugins: N plugins built from Tests/EndToEndTests/Fixtures/hostile.c
-# (distinct ids), then `cellhost list-plugins` cold (--rescan: every plugin described in the
+# Start-up with many plugins: N plugins from Benchmarks/make-plugins.sh (distinct
+# ids, two classes each for their own message class), then `cellhost list-plugins` cold (--rescan: every plugin described in the
 # scanner process) and warm (from the cache), and the cost of a plugin that crashes while
 # loading (the scanner restarts after it). Reports medians of RUNS runs, and how many plugin
 # files a warm run opens (strace, when installed).
@@ -20,11 +20,10 @@ swift build -c release --scratch-path "$SCRATCH" >&2
 BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/cellhost
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/plugins" "$WORK/crash"
-for ((i = 0; i < N; i++)); do
-    cc -std=c99 -O1 -shared -fPIC -I "$ROOT/Sources/CellHostABI/include" -DPLUGIN_ID="\"bench.p$i\"" -DCLASS_NAME="\"Cell$i\"" \
-        "$ROOT/Tests/EndToEndTests/Fixtures/hostile.c" -o "$WORK/plugins/p$(printf %04d "$i").so"
-done
+mkdir -p "$WORK/crash"
+# The generated plugins are kept in Benchmarks/out (shared with startup.sh).
+PLUGINS=$ROOT/Benchmarks/out/plugins-$N
+Benchmarks/make-plugins.sh "$N" "$PLUGINS"
 cc -std=c99 -shared -fPIC -I "$ROOT/Sources/CellHostABI/include" -DCTOR_SEGV -DPLUGIN_ID='"bench.crash"' \
     "$ROOT/Tests/EndToEndTests/Fixtures/hostile.c" -o "$WORK/crash/p0050-crash.so"
 export XDG_CACHE_HOME=$WORK/cache
@@ -42,11 +41,11 @@ time_ms() {
 }
 
 echo "== $N plugins, median of $RUNS runs"
-echo "cold list-plugins (--rescan):           $(time_ms list-plugins --plugin-path "$WORK/plugins" --rescan) ms"
-"$BIN" list-plugins --plugin-path "$WORK/plugins" >/dev/null 2>&1 || true
-echo "warm list-plugins (cache):              $(time_ms list-plugins --plugin-path "$WORK/plugins") ms"
-echo "cold, one plugin crashing at load too:  $(time_ms list-plugins --plugin-path "$WORK/plugins" --plugin-path "$WORK/crash" --rescan) ms"
+echo "cold list-plugins (--rescan):           $(time_ms list-plugins --plugin-path "$PLUGINS" --rescan) ms"
+"$BIN" list-plugins --plugin-path "$PLUGINS" >/dev/null 2>&1 || true
+echo "warm list-plugins (cache):              $(time_ms list-plugins --plugin-path "$PLUGINS") ms"
+echo "cold, one plugin crashing at load too:  $(time_ms list-plugins --plugin-path "$PLUGINS" --plugin-path "$WORK/crash" --rescan) ms"
 if command -v strace >/dev/null 2>&1; then
-    opened=$(strace -f -e trace=openat "$BIN" list-plugins --plugin-path "$WORK/plugins" 2>&1 >/dev/null | grep -c "$WORK/plugins/.*\.so\"" || true)
+    opened=$(strace -f -e trace=openat "$BIN" list-plugins --plugin-path "$PLUGINS" 2>&1 >/dev/null | grep -c "$PLUGINS/.*\.so\"" || true)
     echo "plugin files a warm list-plugins opens: $opened"
 fi

@@ -1,3 +1,4 @@
+import Synchronization
 /// One type in an Objective-C style type encoding, as plugin methods declare
 /// them (`i@:r^{cellhost_message}…`).
 ///
@@ -85,7 +86,28 @@ public struct MethodTypeEncoding: Equatable, Sendable {
 
     /// The canonical form of an encoding string, or nil when it does not parse.
     public static func canonicalForm(of encoding: String) -> String? {
-        (try? MethodTypeEncoding(parsing: encoding))?.canonical
+        (try? parsed(encoding))?.canonical
+    }
+
+    /// Encodings parsed so far in this process, by string: every plugin's
+    /// `renderMessage:context:into:` has the same one, and parsing it costs
+    /// tens of thousands of instructions. Bounded (count and length), as
+    /// `send` passes strings a plugin chose at render time.
+    private static let parsedEncodings = Mutex<[String: MethodTypeEncoding]>([:])
+    static let maximumCachedEncodings = 4096
+    static let maximumCachedEncodingLength = 512
+
+    /// `MethodTypeEncoding(parsing:)`, remembered for the life of the process
+    /// (thread-safe). Errors are not remembered.
+    static func parsed(_ encoding: String) throws -> MethodTypeEncoding {
+        if let known = parsedEncodings.withLock({ $0[encoding] }) { return known }
+        let parsed = try MethodTypeEncoding(parsing: encoding)
+        if encoding.utf8.count <= maximumCachedEncodingLength {
+            parsedEncodings.withLock { cache in
+                if cache.count < maximumCachedEncodings { cache[encoding] = parsed }
+            }
+        }
+        return parsed
     }
 }
 

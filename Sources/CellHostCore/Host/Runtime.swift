@@ -177,7 +177,7 @@ public final class Runtime {
             encoding = parsed
         } else {
             do {
-                encoding = try MethodTypeEncoding(parsing: description.types)
+                encoding = try MethodTypeEncoding.parsed(description.types)
             } catch let error as TypeEncodingError {
                 throw ClassRejection(className: className, reason: "selector '\(description.selector)': \(error)")
             }
@@ -201,35 +201,41 @@ public final class Runtime {
     func link(_ batch: [(description: ClassDescription, pluginID: String)],
               lazy: [String: LazyPlugin] = [:]) -> [(pluginID: String, rejection: ClassRejection)] {
         var rejections: [(String, ClassRejection)] = []
-        var pending: [Int: ClassDescription] = [:]
-        var owners: [String: Int] = [:]
+        // Per batch index (arrays, not dictionaries: linking 2000 classes
+        // did several string-keyed look-ups per class).
+        var isPending = [Bool](repeating: false, count: batch.count)
+        var owners: [String: Int] = Dictionary(minimumCapacity: batch.count)
         for (index, item) in batch.enumerated() {
             let name = item.description.name
             if let existing = classes[name] {
                 rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(existing.pluginID)")))
-            } else if owners[name] != nil {
-                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(batch[owners[name]!].pluginID)")))
+            } else if let owner = owners[name] {
+                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(batch[owner].pluginID)")))
             } else {
                 owners[name] = index
-                pending[index] = item.description
+                isPending[index] = true
             }
         }
-        var linked: [Int: RuntimeClass] = [:]
-        var failed: [Int: String] = [:]
+        var linked = [RuntimeClass?](repeating: nil, count: batch.count)
+        var failed = [String?](repeating: nil, count: batch.count)
+        var visiting = [Bool](repeating: false, count: batch.count)
+        var hostTables: [String: UnsafePointer<cellhost_host>] = [:]
         // Resolve each pending class, following superclass links within the batch.
-        func resolve(_ index: Int, _ visiting: inout Set<Int>) -> RuntimeClass? {
+        func resolve(_ index: Int) -> RuntimeClass? {
             if let done = linked[index] { return done }
-            if failed[index] != nil { return nil }
-            guard let description = pending[index] else { return nil }
-            guard visiting.insert(index).inserted else {
+            if failed[index] != nil || !isPending[index] { return nil }
+            let description = batch[index].description
+            guard !visiting[index] else {
                 failed[index] = "superclass chain of '\(description.name)' is a cycle"
                 return nil
             }
+            visiting[index] = true
+            defer { visiting[index] = false }
             let superclass: RuntimeClass
             if let existing = classes[description.superclass] {
                 superclass = existing
             } else if let other = owners[description.superclass] {
-                guard let resolved = resolve(other, &visiting) else {
+                guard let resolved = resolve(other) else {
                     failed[index] = failed[index] ?? "superclass '\(description.superclass)' was rejected"
                     return nil
                 }
@@ -238,14 +244,21 @@ public final class Runtime {
                 failed[index] = "superclass '\(description.superclass)' not found"
                 return nil
             }
-            let cls = RuntimeClass(name: description.name, pluginID: batch[index].pluginID,
+            let pluginID = batch[index].pluginID
+            let cls = RuntimeClass(name: description.name, pluginID: pluginID,
                                    messageClasses: description.messageClasses, rank: description.rank,
                                    instanceSize: description.instanceSize, selectors: selectors)
             cls.superclass = superclass
             cls.structAddress = UnsafeRawPointer(bitPattern: description.address)
             cls.runtime = self
-            cls.hostTable = hostTable(for: cls.pluginID)
-            if let plugin = lazy[cls.pluginID] {
+            if let table = hostTables[pluginID] {
+                cls.hostTable = table
+            } else {
+                let table = hostTable(for: pluginID)
+                hostTables[pluginID] = table
+                cls.hostTable = table
+            }
+            if let plugin = lazy[pluginID] {
                 cls.lazyPlugin = plugin
                 plugin.linkedClasses.append(cls)
             }
@@ -261,11 +274,8 @@ public final class Runtime {
             linked[index] = cls
             return cls
         }
-        for index in pending.keys.sorted() {
-            var visiting = Set<Int>()
-            _ = resolve(index, &visiting)
-        }
-        for index in pending.keys.sorted() {
+        for index in batch.indices where isPending[index] { _ = resolve(index) }
+        for index in batch.indices where isPending[index] {
             if let cls = linked[index] {
                 classes[cls.name] = cls
                 for messageClass in cls.messageClasses { registry.register(cls, forMessageClass: messageClass) }

@@ -25,6 +25,11 @@ public struct FileIdentity: Sendable, Codable, Equatable {
     public init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        self.init(path: path, info: info)
+    }
+
+    /// The identity of the file at `path` whose `stat` is `info`.
+    init(path: String, info: stat) {
         self.path = path
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)

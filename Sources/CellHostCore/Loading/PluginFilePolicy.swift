@@ -11,19 +11,35 @@ public enum PluginFilePolicy {
     /// Why `file` in `directory` is refused, or nil when it is acceptable.
     /// A file that cannot be stat'ed is left to the loader to report.
     public static func problem(file: String, directory: String) -> String? {
+        if let problem = problem(directory: directory) { return problem }
+        var info = stat()
+        guard stat(file, &info) == 0 else { return nil }
+        return problem(file: file, info: info)
+    }
+
+    /// Why plugins in `directory` are refused, or nil. The loader asks once
+    /// per directory, not once per file.
+    static func problem(directory: String) -> String? {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return nil }
+        return problem(path: directory, shown: "its directory \(directory)", info: info)
+    }
+
+    /// Why `file`, whose `stat` is `info`, is refused, or nil (its directory
+    /// is checked separately).
+    static func problem(file: String, info: stat) -> String? {
+        problem(path: file, shown: "the file", info: info)
+    }
+
+    private static func problem(path: String, shown: String, info: stat) -> String? {
         let user = geteuid()
-        for (path, what) in [(directory, "its directory"), (file, "the file")] {
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            let shown = what == "the file" ? "the file" : "its directory \(path)"
-            if info.st_uid != 0 && info.st_uid != user {
-                return "refused: \(shown) is owned by uid \(info.st_uid), not by root or you (uid \(user)); "
-                    + "fix with `chown \(user) '\(path)'`, or pass --allow-insecure-plugins"
-            }
-            if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-                return "refused: \(shown) is writable by group or others; fix with `chmod go-w '\(path)'`, "
-                    + "or pass --allow-insecure-plugins"
-            }
+        if info.st_uid != 0 && info.st_uid != user {
+            return "refused: \(shown) is owned by uid \(info.st_uid), not by root or you (uid \(user)); "
+                + "fix with `chown \(user) '\(path)'`, or pass --allow-insecure-plugins"
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            return "refused: \(shown) is writable by group or others; fix with `chmod go-w '\(path)'`, "
+                + "or pass --allow-insecure-plugins"
         }
         return nil
     }

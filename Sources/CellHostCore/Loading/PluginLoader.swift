@@ -50,13 +50,28 @@ public struct PluginLoader {
         var records = files.map { PluginRecord(file: $0.file, state: .loaded) }
         var warnings: [String] = []
         var acceptable: [Int] = []
+        // One stat per file: for the policy and for the cache's identity.
+        var identities: [FileIdentity?] = Array(repeating: nil, count: files.count)
+        var directoryProblems: [Int: String?] = [:]
         for (index, found) in files.enumerated() {
-            let directory = searchPath.directories[found.directoryIndex]
-            if !allowInsecure, let problem = PluginFilePolicy.problem(file: found.file, directory: directory) {
-                records[index].state = .failed(problem)
-            } else {
-                acceptable.append(index)
+            var info = stat()
+            let exists = stat(found.file, &info) == 0
+            if exists { identities[index] = FileIdentity(path: found.file, info: info) }
+            if !allowInsecure {
+                let directoryProblem: String?
+                if let known = directoryProblems[found.directoryIndex] {
+                    directoryProblem = known
+                } else {
+                    directoryProblem = PluginFilePolicy.problem(directory: searchPath.directories[found.directoryIndex])
+                    directoryProblems[found.directoryIndex] = .some(directoryProblem)
+                }
+                let fileProblem = exists ? PluginFilePolicy.problem(file: found.file, info: info) : nil
+                if let problem = directoryProblem ?? fileProblem {
+                    records[index].state = .failed(problem)
+                    continue
+                }
             }
+            acceptable.append(index)
         }
         var plugins: [Int: LazyPlugin] = [:]
         switch description {
@@ -67,8 +82,8 @@ public struct PluginLoader {
                 }
             }
         case let .scanner(scanner, cache, rescan):
-            let described = describe(acceptable.map { records[$0].file }, scanner: scanner, cache: cache, rescan: rescan,
-                                     warnings: &warnings)
+            let described = describe(acceptable.map { records[$0].file }, identities: acceptable.map { identities[$0] },
+                                     scanner: scanner, cache: cache, rescan: rescan, warnings: &warnings)
             for (index, (record, identity)) in zip(acceptable, described) {
                 records[index] = record
                 guard record.isLoaded, let id = record.id else { continue }
@@ -93,18 +108,18 @@ public struct PluginLoader {
         return Result(records: records, warnings: warnings)
     }
 
-    /// Records (and file identities) for `files`, from the cache where it
+    /// Records (and file identities) for `files`, whose identities are
+    /// `identities` (taken when they were found), from the cache where it
     /// holds the file as it is now, else from the scanner; writes the cache
     /// back when anything was scanned.
-    private func describe(_ files: [String], scanner: PluginScanner, cache: PluginCache?, rescan: Bool,
-                          warnings: inout [String]) -> [(PluginRecord, FileIdentity?)] {
+    private func describe(_ files: [String], identities: [FileIdentity?], scanner: PluginScanner, cache: PluginCache?,
+                          rescan: Bool, warnings: inout [String]) -> [(PluginRecord, FileIdentity?)] {
         var cached: [String: PluginCache.Entry] = [:]
         if let cache, !rescan {
             let read = cache.load()
             cached = read.entries
             if let warning = read.warning { warnings.append(warning) }
         }
-        let identities = files.map { FileIdentity(path: $0) }
         var results: [(PluginRecord, FileIdentity?)?] = Array(repeating: nil, count: files.count)
         var misses: [Int] = []
         for (index, file) in files.enumerated() {
