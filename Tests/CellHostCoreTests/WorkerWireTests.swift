@@ -114,4 +114,35 @@ final class WorkerWireTests: XCTestCase {
             XCTAssertThrowsError(try PluginRecord.decode(&cut), "cut at \(length)")
         }
     }
+
+    func test_workerSetup_roundTrips_andCutShortIsAnError() throws {
+        var record = PluginRecord(file: "/p/cell.so", state: .loaded)
+        record.id = "test.cell"
+        record.classes = [ClassDescription(name: "Cell", superclass: "MessageCell", messageClasses: ["text"], rank: 5,
+                                           instanceSize: 8, methods: [.init(selector: "renderMessage:context:into:",
+                                                                            types: "i@:", imp: 1)])]
+        var output = PluginOutput.standard
+        output.format = "ansi"
+        output.colors = 3
+        output.images = .none
+        output.imageRows = 7
+        let setup = WorkerSetup(records: [record], me: "u-1", dispatch: "ffi", memoryLimit: 1 << 30,
+                                maximumRows: 100, maximumBytes: 4096, output: output)
+        var writer = WireWriter()
+        setup.encode(into: &writer)
+        var reader = WireReader(writer.bytes)
+        let decoded = try WorkerSetup.decode(&reader)
+        XCTAssertEqual(decoded.records.map(\.id), ["test.cell"])
+        XCTAssertEqual(decoded.records.first?.classes.first?.methods.first?.implemented, true)
+        XCTAssertEqual(decoded.me, "u-1")
+        XCTAssertEqual(decoded.dispatch, "ffi")
+        XCTAssertEqual(decoded.memoryLimit, 1 << 30)
+        XCTAssertEqual(decoded.maximumRows, 100)
+        XCTAssertEqual(decoded.maximumBytes, 4096)
+        XCTAssertEqual(decoded.output, output)
+        for length in 0..<writer.bytes.count {
+            var cut = WireReader(Array(writer.bytes[..<length]))
+            XCTAssertThrowsError(try WorkerSetup.decode(&cut), "cut at \(length)")
+        }
+    }
 }
