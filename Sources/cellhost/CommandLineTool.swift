@@ -129,7 +129,8 @@ struct CommandLineTool {
         let installed = PluginSearchPath.installedDirectories(executableDirectory: PluginSearchPath.executableDirectory())
         return Supervisor(settings: settings, records: host.plugins, me: me, dispatch: host.runtime.dispatcher.mode,
                           limits: limits, output: host.runtime.output) { record in
-            guard let slash = record.file.lastIndex(of: "/") else { return false }
+            // Bytes, not Characters: with 1000 plugins the grapheme walk was 6 M instructions.
+            guard let slash = record.file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return false }
             return installed.contains(String(record.file[..<slash]))
         }
     }
