@@ -87,6 +87,27 @@ final class SupervisedRenderTests: EndToEndTestCase {
         XCTAssertNotEqual(texts.first, "TextMessageCell")
     }
 
+    /// A reply quoting a message a worker rendered, with a class that has no
+    /// `plainTextForMessage:context:into:` of its own: the host's summary
+    /// (computed in the host, no round trip) is what every mode shows.
+    func test_replyToAWorkerRenderedMessage_quotesTheSameTextInEveryMode() throws {
+        try hostile("quoted", [])
+        let input = Data(([#"{"id":"h1","type":"hostile","n":1,"text":"the original words"}"#,
+                           #"{"id":"r1","type":"text","text":"a reply","reply_to":"h1"}"#,
+                           #"{"id":"h2","type":"hostile","n":2}"#,
+                           #"{"id":"r2","type":"text","text":"another","reply_to":"h2"}"#].joined(separator: "\n") + "\n").utf8)
+        let base = ["render", "-", "--format", "plain", "--width", "60"]
+        let reference = try run(base + ["--isolation", "none"], env: defaultEnvironment, stdin: input)
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        XCTAssertTrue(reference.stdout.contains("the original words"), reference.stdout)
+        XCTAssertTrue(reference.stdout.contains("[hostile]"), "a message without text is quoted by its type: \(reference.stdout)")
+        for mode in ["auto", "shared", "each"] {
+            let result = try run(base + ["--isolation", mode], env: defaultEnvironment, stdin: input)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout, reference.stdout, "--isolation \(mode)")
+        }
+    }
+
     func test_shippedCells_renderTheSameBytesInEveryMode() throws {
         let demo = Self.examplesDirectory.appendingPathComponent("conversation.jsonl").path
         for format in ["json", "ansi"] {

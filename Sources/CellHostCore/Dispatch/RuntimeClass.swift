@@ -1,4 +1,5 @@
 import CellHostABI
+import Glibc
 
 /// One method of a loaded class: selector, encoding, implementation, and the
 /// libffi interface prepared for it.
@@ -94,7 +95,11 @@ public final class RuntimeClass {
         self.rank = rank
         self.instanceSize = instanceSize
         self.storageSize = instanceSize
-        self.cName = selectors.intern(name)
+        // Class names are unique in a runtime: a copy of its own, not an
+        // entry in the selector table (which linking 2000 classes grew and
+        // hashed into for nothing). Kept for the life of the process, like
+        // the interned selectors.
+        self.cName = UnsafePointer(strdup(name)!)
     }
 
     func add(_ method: Method) {

@@ -149,12 +149,26 @@ public final class Runtime {
     private var interfaces: [String: CallInterface] = [:]
     static let maximumCachedInterfaces = 4096
 
+    /// The last method signature `makeMethod` accepted: linking many
+    /// plugins makes the same `renderMessage:context:into:` over and over,
+    /// and two string comparisons are cheaper than the look-ups.
+    private var lastSignature: (selector: String, types: String, selectorPointer: UnsafePointer<CChar>,
+                                interface: CallInterface, wellKnown: WellKnownSelector?)?
+
     /// Builds a method, parsing and checking its encoding.
     func makeMethod(_ description: ClassDescription.MethodDescription, owner: RuntimeClass) throws -> Method {
+        let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
+        if let last = lastSignature, last.selector == description.selector, last.types == description.types {
+            // The same signature passed `check` before; only the IMP can differ.
+            guard description.implemented else {
+                throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
+            }
+            return Method(selector: description.selector, selectorPointer: last.selectorPointer, types: description.types,
+                          interface: last.interface, imp: imp, owner: owner, wellKnown: last.wellKnown)
+        }
         let cached = interfaces[description.types]
         let encoding = try Self.check(description, className: owner.name, parsed: cached?.encoding)
         let wellKnown = WellKnownSelector(rawValue: description.selector)
-        let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
         let interface: CallInterface
         if let cached {
             interface = cached
@@ -162,7 +176,9 @@ public final class Runtime {
             interface = try CallInterface(encoding: encoding)
             if interfaces.count < Self.maximumCachedInterfaces { interfaces[description.types] = interface }
         }
-        return Method(selector: description.selector, selectorPointer: selectors.intern(description.selector),
+        let selectorPointer = selectors.intern(description.selector)
+        lastSignature = (description.selector, description.types, selectorPointer, interface, wellKnown)
+        return Method(selector: description.selector, selectorPointer: selectorPointer,
                       types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
     }
 
@@ -216,6 +232,7 @@ public final class Runtime {
                 isPending[index] = true
             }
         }
+        classes.reserveCapacity(classes.count + batch.count)
         var linked = [RuntimeClass?](repeating: nil, count: batch.count)
         var failed = [String?](repeating: nil, count: batch.count)
         var visiting = [Bool](repeating: false, count: batch.count)

@@ -247,8 +247,21 @@ public final class Supervisor {
     /// The `plainTextForMessage:context:into:` of `cls`, which runs in `worker`, for
     /// the message in `record`, into `canvas`; false when the class did not
     /// give one (or its worker failed: the plugin is then disabled).
+    ///
+    /// When no plugin class on `cls`'s superclass chain implements the
+    /// selector, the answer is the host's own `MessageCell` summary, which
+    /// is computed here: no plugin code would run in the worker, and a
+    /// synchronous round trip per quote (waiting behind the batch in
+    /// flight) was most of what `shared` cost on chats with replies.
     func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], width: Int, messageClass: String,
                    baseDirectory: String, into canvas: CellCanvas, notes: inout [String]) -> Bool {
+        if !Self.pluginImplementsPlainText(cls) {
+            guard (try? record.withUnsafeBufferPointer({ try quoteMessage.load($0, me: setupValue.me) })) != nil else {
+                return false
+            }
+            return HostClasses.messageCellPlainText(nil, nil, quoteMessage.handle, nil, BuilderHandle.handle(canvas))
+                == Int32(CELLHOST_RENDERED)
+        }
         if !worker.isRunning, worker.start(executable: settings.executable, setup: setup) != nil { return false }
         sequence += 1
         let request = RenderRequest(plainText: true, sequence: sequence, width: UInt32(clamping: width), flags: 0,
@@ -265,6 +278,21 @@ public final class Supervisor {
             notes.append("\(cls.pluginID): \(cls.name) \(failure.reason) while quoting a message; disabled")
         }
         return text
+    }
+
+    /// The message a quote is summarized from on the host (reused).
+    private let quoteMessage = Message()
+
+    /// Whether a plugin class on the chain from `cls` up to the host's
+    /// classes declares `plainTextForMessage:context:into:` (known from the
+    /// linked descriptions; no library is opened to tell).
+    static func pluginImplementsPlainText(_ cls: RuntimeClass) -> Bool {
+        var current: RuntimeClass? = cls
+        while let each = current, each.pluginID != HostClasses.pluginID {
+            if each.methods[WellKnownSelector.plainText.rawValue] != nil { return true }
+            current = each.superclass
+        }
+        return false
     }
 
     /// Ends the conversation in every running worker and stops them.

@@ -85,7 +85,17 @@ struct WireReader {
         return bytes[offset..<offset + count]
     }
 
-    mutating func string() throws -> String { String(decoding: try data(), as: UTF8.self) }
+    /// A length-prefixed UTF-8 string (invalid bytes repaired), decoded
+    /// straight from the buffer: no slice of the array is made.
+    mutating func string() throws -> String {
+        let count = Int(try u32())
+        guard bytes.count - offset >= count else { throw WireError() }
+        defer { offset += count }
+        let start = offset
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<start + count]), as: UTF8.self)
+        }
+    }
 }
 
 /// Blocking I/O on a descriptor, retrying on EINTR.

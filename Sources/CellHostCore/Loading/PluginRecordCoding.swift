@@ -56,7 +56,9 @@ extension PluginRecord {
         let major = try reader.u32(), minor = try reader.u32()
         if hasABI { record.abi = .init(major: major, minor: minor) }
         record.registersAtInit = try reader.u8() != 0
-        for _ in 0..<(try reader.count(limit: 1024)) {
+        let classCount = try reader.count(limit: 1024)
+        record.classes.reserveCapacity(classCount)
+        for _ in 0..<classCount {
             let name = try reader.string()
             let superclass = try reader.string()
             var messageClasses: [String] = []
@@ -64,7 +66,9 @@ extension PluginRecord {
             let rank = try reader.i32()
             let instanceSize = Int(try reader.u32())
             var methods: [ClassDescription.MethodDescription] = []
-            for _ in 0..<(try reader.count(limit: 1024)) {
+            let methodCount = try reader.count(limit: 1024)
+            methods.reserveCapacity(methodCount)
+            for _ in 0..<methodCount {
                 var method = ClassDescription.MethodDescription(selector: try reader.string(), types: try reader.string(), imp: 0)
                 method.implemented = try reader.u8() != 0
                 methods.append(method)
