@@ -145,4 +145,20 @@ final class WorkerWireTests: XCTestCase {
             XCTAssertThrowsError(try WorkerSetup.decode(&cut), "cut at \(length)")
         }
     }
+
+    func test_scannerReportLine_roundTripsARecord_andRefusesGarbage() throws {
+        var record = PluginRecord(file: "/p/ünïcode.so", state: .failed("init failed: no (status 3)"))
+        record.id = "test.line"
+        record.messageClasses = [.init(name: "poll", parent: nil)]
+        let line = PluginScanner.encodeRecord(record)
+        XCTAssertFalse(line.utf8.contains(UInt8(ascii: "\n")), "one record is one line")
+        let decoded = try XCTUnwrap(PluginScanner.decodeRecord(Array(line.utf8)))
+        XCTAssertEqual(decoded.file, record.file)
+        XCTAssertEqual(decoded.failure, "init failed: no (status 3)")
+        XCTAssertEqual(decoded.id, "test.line")
+        XCTAssertEqual(decoded.messageClasses, record.messageClasses)
+        for garbage in ["", "0", "zz", String(line.dropLast(2)), line + "00", #"{"file":"/p/x.so"}"#] {
+            XCTAssertNil(PluginScanner.decodeRecord(Array(garbage.utf8)), garbage)
+        }
+    }
 }
