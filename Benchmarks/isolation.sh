@@ -57,11 +57,29 @@ rm -f "$tf"
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo
 echo "== N=$N, $RUNS interleaved runs per mode (median wall and CPU; cost against none)"
-printf '%-7s %10s %12s %10s %10s %9s\n' mode "wall s" "msgs/s" "CPU s" "peak MB" cost
+printf '%-7s %10s %12s %10s %10s %9s %14s %14s\n' mode "wall s" "msgs/s" "CPU s" "peak MB" cost "+wall us/msg" "+CPU us/msg"
 base=$(median <<<"${walls[none]}")
+basecpu=$(median <<<"${cpus[none]}")
 for mode in "${modes[@]}"; do
     w=$(median <<<"${walls[$mode]}")
     c=$(median <<<"${cpus[$mode]}")
-    awk -v m="$mode" -v w="$w" -v c="$c" -v n="$N" -v r="${rss[$mode]}" -v b="$base" \
-        'BEGIN { printf "%-7s %10.3f %12.0f %10.2f %10.1f %+8.1f%%\n", m, w, n / w, c, r / 1024, (w / b - 1) * 100 }'
+    awk -v m="$mode" -v w="$w" -v c="$c" -v n="$N" -v r="${rss[$mode]}" -v b="$base" -v bc="$basecpu" \
+        'BEGIN { printf "%-7s %10.3f %12.0f %10.2f %10.1f %+8.1f%% %14.2f %14.2f\n", m, w, n / w, c, r / 1024,
+                 (w / b - 1) * 100, (w - b) / n * 1e6, (c - bc) / n * 1e6 }'
 done
+
+# Round trips: requests the host sends to its workers (sendto on the worker
+# socket) for 10 000 messages; batches of 32 give about N / 32, and each
+# reply quote whose class summarizes in the worker adds one.
+if command -v strace >/dev/null 2>&1; then
+    small=$OUT/messages-10000.jsonl
+    [ -s "$small" ] || { python3 Benchmarks/generate.py 10000 >"$small.tmp" && mv "$small.tmp" "$small"; }
+    replies=$(grep -c '"reply_to"' "$small" || true)
+    echo
+    echo "== worker round trips for 10000 messages ($replies of them replies), strace -f -c"
+    for mode in shared each; do
+        trips=$(strace -f -c -e trace=sendto -o /dev/stdout "$BIN" render --format plain --width 80 --me u-1 \
+                    --isolation "$mode" "$small" 2>/dev/null | awk '$NF == "sendto" { print $4 }' | tail -n 1)
+        echo "$mode: ${trips:-?} requests"
+    done
+fi
