@@ -62,7 +62,7 @@ final class StringArena {
     /// a 15 MiB string must not cost a plugin (and the host) a multiple of it.
     func storeSanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
         let bytes = StringArena.prefix(bytes, stringLimit)
-        if Sanitizer.isPrintableASCII(bytes) {
+        if Sanitizer.isSafe(bytes, keepingNewlines: true) {
             return cellhost_string(data: store(bytes), length: bytes.count)
         }
         scratch.removeAll(keepingCapacity: true)

@@ -76,6 +76,9 @@ public final class CellCanvas {
     var contentLines: [Line] = []
     var outputLines: [Line] = []
     var clusters: [Cluster] = []
+    /// The wrapper's word and spaces being collected (kept for their capacity).
+    var wordSegments: [Wrapper.Segment] = []
+    var spaceSegments: [Wrapper.Segment] = []
 
     /// The per-message caps (`OutputLimits`), enforced while building.
     var limits = OutputLimits.standard

@@ -17,29 +17,24 @@ struct Wrapper {
         var output = Output(pieces: canvas.pieces, lines: canvas.contentLines)
         canvas.pieces = []
         canvas.contentLines = []
-        var clusters = canvas.clusters
-        canvas.clusters = []
-        var state = State(width: width, firstPiece: output.pieces.count)
+        var state = State(width: width, mode: mode, firstPiece: output.pieces.count, word: canvas.wordSegments,
+                          spaces: canvas.spaceSegments)
+        canvas.wordSegments = []
+        canvas.spaceSegments = []
         canvas.bytes.withUnsafeBufferPointer { bytes in
             for item in canvas.items {
                 switch item {
                 case let .text(start, end, style):
-                    let range = Int(start)..<Int(end)
-                    if Wrapper.isASCII(bytes, range) {
-                        Wrapper.forEachRun(bytes, range) { state.add($0, style, &output) }
-                    } else {
-                        clusters.removeAll(keepingCapacity: true)
-                        DisplayWidth.clusters(bytes, range, mode: mode, into: &clusters)
-                        for cluster in clusters { state.add(cluster, style, &output) }
-                    }
+                    var scanner = ClusterScanner(bytes, Int(start)..<Int(end), mode: mode)
+                    while let cluster = scanner.next() { state.add(cluster, style, bytes, &output) }
                 case .lineBreak:
-                    state.flushWord(&output)
-                    state.spaces.removeAll(keepingCapacity: true)
+                    state.flushWord(bytes, &output)
+                    state.dropSpaces()
                     state.endLine(&output)
                     state.paragraphStart = true
                 case let .row(start, count):
-                    state.flushWord(&output)
-                    state.spaces.removeAll(keepingCapacity: true)
+                    state.flushWord(bytes, &output)
+                    state.dropSpaces()
                     if state.lineWidth > 0 { state.endLine(&output) }
                     let cells = min(Int(count), width)
                     for index in Int(start)..<(Int(start) + cells) {
@@ -51,34 +46,16 @@ struct Wrapper {
                     state.paragraphStart = true
                 }
             }
+            state.flushWord(bytes, &output)
         }
-        state.flushWord(&output)
         if state.lineWidth > 0 || output.lines.isEmpty || output.pieces.count > state.firstPiece {
             state.endLine(&output)
         }
         canvas.pieces = output.pieces
         canvas.contentLines = output.lines
-        canvas.clusters = clusters
-    }
-
-    /// True when every byte is ASCII (sanitized text: then all printable).
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        for index in range where bytes[index] >= 0x80 { return false }
-        return true
-    }
-
-    /// Calls `body` with each run of spaces or of other characters of
-    /// printable ASCII: the same breaks and widths as one cluster per byte.
-    @inline(__always)
-    static func forEachRun(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Cluster) -> Void) {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let isSpace = bytes[index] == 0x20
-            let start = index
-            while index < range.upperBound, (bytes[index] == 0x20) == isSpace { index += 1 }
-            body(Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
-                         isSpace: isSpace, isWide: false, isRun: true))
-        }
+        state.dropSpaces()
+        canvas.wordSegments = state.word
+        canvas.spaceSegments = state.spaces
     }
 
     /// One preformatted cell: a printable, one-column glyph (others become
@@ -131,34 +108,71 @@ struct Wrapper {
         var lines: [Line]
     }
 
+    /// Clusters of one style that follow each other in the content bytes,
+    /// kept as one range while a word is collected.
+    struct Segment {
+        var start: Int32
+        var end: Int32
+        var width: Int32
+        var style: Style
+    }
+
     private struct State {
         let width: Int
+        let mode: WidthMode
         var firstPiece: Int
         var lineWidth = 0
-        var word: [(Cluster, Style)] = []
+        /// The word being collected, and the spaces before it.
+        var word: [Segment]
         var wordWidth = 0
-        var spaces: [(Cluster, Style)] = []
+        var spaces: [Segment]
+        var spaceWidth = 0
         var paragraphStart = true
 
-        init(width: Int, firstPiece: Int) {
+        init(width: Int, mode: WidthMode, firstPiece: Int, word: [Segment], spaces: [Segment]) {
             self.width = width
+            self.mode = mode
             self.firstPiece = firstPiece
+            self.word = word
+            self.spaces = spaces
+            self.word.removeAll(keepingCapacity: true)
+            self.spaces.removeAll(keepingCapacity: true)
+        }
+
+        /// Adds `cluster` to the last segment of `segments` when it continues
+        /// it, else starts a segment.
+        @inline(__always)
+        static func collect(_ cluster: Cluster, _ style: Style, into segments: inout [Segment]) {
+            if let last = segments.indices.last, segments[last].end == cluster.start, segments[last].style == style {
+                segments[last].end = cluster.end
+                segments[last].width += cluster.width
+            } else {
+                segments.append(Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
+            }
         }
 
         @inline(__always)
-        mutating func add(_ cluster: Cluster, _ style: Style, _ output: inout Output) {
+        mutating func add(_ cluster: Cluster, _ style: Style, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
             if cluster.isSpace {
-                flushWord(&output)
-                spaces.append((cluster, style))
+                flushWord(bytes, &output)
+                State.collect(cluster, style, into: &spaces)
+                spaceWidth += Int(cluster.width)
             } else if cluster.isWide {
-                flushWord(&output)
-                word.append((cluster, style))
-                wordWidth += Int(cluster.width)
-                flushWord(&output)
+                // A wide cluster is a word of its own.
+                flushWord(bytes, &output)
+                word.append(Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
+                wordWidth = Int(cluster.width)
+                flushWord(bytes, &output)
             } else {
-                word.append((cluster, style))
+                State.collect(cluster, style, into: &word)
                 wordWidth += Int(cluster.width)
             }
+        }
+
+        /// Forgets the spaces collected (they end a line).
+        mutating func dropSpaces() {
+            if !spaces.isEmpty { spaces.removeAll(keepingCapacity: true) }
+            spaceWidth = 0
         }
 
         mutating func endLine(_ output: inout Output) {
@@ -167,55 +181,64 @@ struct Wrapper {
             lineWidth = 0
         }
 
+        /// Appends `start..<end` (of `width` columns) in `style` to the line,
+        /// extending the last piece when it continues it.
         @inline(__always)
-        mutating func emit(_ cluster: Cluster, _ style: Style, _ output: inout Output) {
+        mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style, _ output: inout Output) {
             if output.pieces.count > firstPiece {
                 let last = output.pieces.count - 1
-                if output.pieces[last].style == style, output.pieces[last].end == cluster.start, output.pieces[last].start >= 0 {
-                    output.pieces[last].end = cluster.end
-                    output.pieces[last].width += cluster.width
-                    lineWidth += Int(cluster.width)
+                if output.pieces[last].end == start, output.pieces[last].style == style, output.pieces[last].start >= 0 {
+                    output.pieces[last].end = end
+                    output.pieces[last].width += width
+                    lineWidth += Int(width)
                     return
                 }
             }
-            output.pieces.append(Piece(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
-            lineWidth += Int(cluster.width)
+            output.pieces.append(Piece(start: start, end: end, width: width, style: style))
+            lineWidth += Int(width)
         }
 
-        mutating func flushWord(_ output: inout Output) {
+        mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
             guard !word.isEmpty else { return }
-            var spaceWidth = 0
-            for (space, _) in spaces { spaceWidth += Int(space.width) }
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
-                if keepSpaces { for (space, style) in spaces { emit(space, style, &output) } }
+                if keepSpaces { for space in spaces { emit(space.start, space.end, space.width, space.style, &output) } }
             } else if lineWidth > 0 {
                 // The word goes to a fresh line (cut between clusters if longer than one).
                 endLine(&output)
             }
-            for (cluster, style) in word {
+            if lineWidth + wordWidth <= width {
+                for segment in word { emit(segment.start, segment.end, segment.width, segment.style, &output) }
+            } else {
+                for segment in word { cut(segment, bytes, &output) }
+            }
+            word.removeAll(keepingCapacity: true)
+            dropSpaces()
+            wordWidth = 0
+            paragraphStart = false
+        }
+
+        /// Emits a segment of a word wider than the line, breaking the line
+        /// between its clusters (an ASCII run between any two bytes).
+        mutating func cut(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
+            // The segment starts at a cluster boundary, so scanning it again
+            // finds the clusters it was made of.
+            var scanner = ClusterScanner(bytes, Int(segment.start)..<Int(segment.end), mode: mode)
+            while let cluster = scanner.next() {
                 if cluster.isRun {
-                    // Cut an ASCII run exactly where one cluster per byte would be cut.
                     var rest = cluster
                     while rest.width > 0 {
                         if lineWidth >= width, lineWidth > 0 { endLine(&output) }
-                        let take = min(Int(rest.width), max(1, width - lineWidth))
-                        var part = rest
-                        part.end = rest.start + Int32(take)
-                        part.width = Int32(take)
-                        emit(part, style, &output)
-                        rest.start += Int32(take)
-                        rest.width -= Int32(take)
+                        let take = Int32(min(Int(rest.width), max(1, width - lineWidth)))
+                        emit(rest.start, rest.start + take, take, segment.style, &output)
+                        rest.start += take
+                        rest.width -= take
                     }
                     continue
                 }
                 if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine(&output) }
-                emit(cluster, style, &output)
+                emit(cluster.start, cluster.end, cluster.width, segment.style, &output)
             }
-            word.removeAll(keepingCapacity: true)
-            spaces.removeAll(keepingCapacity: true)
-            wordWidth = 0
-            paragraphStart = false
         }
     }
 }

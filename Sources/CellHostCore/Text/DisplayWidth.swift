@@ -53,108 +53,27 @@ public enum DisplayWidth {
     /// dropped so that one cluster cannot make a line unbounded.
     public static let maximumScalarsPerCluster = 32
 
-    /// Splits valid, sanitized UTF-8 `bytes[range]` into clusters, appending them.
+    /// Splits valid, sanitized UTF-8 `bytes[range]` into clusters, appending
+    /// them, one per character.
     static func clusters(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, mode: WidthMode = .grapheme,
                          into output: inout [Cluster]) {
-        if mode == .wcwidth {
-            codePointUnits(bytes, range, into: &output)
-            return
-        }
-        var position = range.lowerBound
-        let end = range.upperBound
-        var state: Int32 = 0
-        var previous: Int32 = -1
-        var current: Cluster?
-        var scalarsInCluster = 0
-        var sawVS16 = false
-        var firstScalar: Int32 = 0
-        while position < end {
-            let byte = bytes[position]
-            if byte < 0x80 && previous < 0x80 {
-                // ASCII after ASCII (or at the start) always begins a new cluster:
-                // CR LF never occurs in sanitized text and marks are never ASCII.
-                if let finished = current { output.append(finish(finished, firstScalar, sawVS16)) }
-                let isSpace = byte == 0x20
-                current = Cluster(start: Int32(position), end: Int32(position + 1), width: 1, isSpace: isSpace, isWide: false)
-                firstScalar = Int32(byte)
-                previous = Int32(byte)
-                state = 0
-                scalarsInCluster = 1
-                sawVS16 = false
-                position += 1
-                continue
+        var scanner = ClusterScanner(bytes, range, mode: mode)
+        while let cluster = scanner.next() {
+            guard cluster.isRun else { output.append(cluster); continue }
+            for index in cluster.start..<cluster.end {
+                output.append(Cluster(start: index, end: index + 1, width: 1, isSpace: cluster.isSpace, isWide: false))
             }
-            let length = max(1, UTF8Repair.validSequenceLength(bytes, position))
-            let scalar = byte < 0x80 ? Int32(byte) : Int32(bitPattern: Sanitizer.decode(bytes, position, length))
-            let breaks = previous < 0 || utf8proc_grapheme_break_stateful(previous, scalar, &state)
-            if breaks || current == nil {
-                if let finished = current { output.append(finish(finished, firstScalar, sawVS16)) }
-                current = Cluster(start: Int32(position), end: Int32(position + length), width: 0,
-                                  isSpace: scalar == 0x20, isWide: false)
-                firstScalar = scalar
-                scalarsInCluster = 1
-                sawVS16 = false
-            } else {
-                scalarsInCluster += 1
-                if scalarsInCluster <= maximumScalarsPerCluster { current?.end = Int32(position + length) }
-                if scalar == 0xFE0F { sawVS16 = true }
-            }
-            previous = scalar
-            position += length
         }
-        if let finished = current { output.append(finish(finished, firstScalar, sawVS16)) }
-    }
-
-    /// `wcwidth` mode: a code point of width one or two (`utf8proc_charwidth`,
-    /// the Unicode tables glibc's `wcwidth` follows) and the zero-width code
-    /// points after it, up to `maximumScalarsPerCluster`.
-    private static func codePointUnits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into output: inout [Cluster]) {
-        var position = range.lowerBound
-        var current: Cluster?
-        var scalars = 0
-        while position < range.upperBound {
-            let byte = bytes[position]
-            let length = byte < 0x80 ? 1 : max(1, UTF8Repair.validSequenceLength(bytes, position))
-            let scalar = byte < 0x80 ? Int32(byte) : Int32(bitPattern: Sanitizer.decode(bytes, position, length))
-            let width = byte < 0x80 ? 1 : Int32(utf8proc_charwidth(scalar))
-            if width <= 0, current != nil {
-                scalars += 1
-                if scalars <= maximumScalarsPerCluster { current?.end = Int32(position + length) }
-            } else {
-                if let finished = current { output.append(finished) }
-                let columns = min(max(width, 1), 2) // a lone mark still takes a cell somewhere
-                current = Cluster(start: Int32(position), end: Int32(position + length), width: columns,
-                                  isSpace: scalar == 0x20, isWide: columns == 2)
-                scalars = 1
-            }
-            position += length
-        }
-        if let finished = current { output.append(finished) }
-    }
-
-    private static func finish(_ cluster: Cluster, _ first: Int32, _ emojiPresentation: Bool) -> Cluster {
-        var result = cluster
-        if first < 0x80 {
-            result.width = 1
-            return result
-        }
-        var width = Int32(utf8proc_charwidth(first))
-        if emojiPresentation || (first >= 0x1F1E6 && first <= 0x1F1FF && cluster.end - cluster.start > 4) {
-            width = 2
-        }
-        if width <= 0 { width = 1 }      // a lone mark or joiner still takes a cell somewhere
-        result.width = min(width, 2)
-        result.isWide = result.width == 2
-        return result
     }
 
     /// Columns taken by sanitized text.
     public static func width(of text: String, mode: WidthMode = .grapheme) -> Int {
         var text = text
         return text.withUTF8 { bytes in
-            var clusters: [Cluster] = []
-            DisplayWidth.clusters(bytes, 0..<bytes.count, mode: mode, into: &clusters)
-            return clusters.reduce(0) { $0 + Int($1.width) }
+            var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
+            var total = 0
+            while let cluster = scanner.next() { total += Int(cluster.width) }
+            return total
         }
     }
 }

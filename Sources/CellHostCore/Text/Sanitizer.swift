@@ -14,71 +14,85 @@ import CUTF8Proc
 /// Newlines are not handled here: the builder splits text into lines first.
 public enum Sanitizer {
     /// Appends the sanitized form of `input` to `output`. Returns true when
-    /// the input was already safe (the output is then a plain copy).
+    /// the input was printable ASCII (the output is then a plain copy, one
+    /// column per byte).
     ///
     /// With `keepingNewlines`, '\n' passes through (for strings handed to
     /// plugins, whose line breaks the builder honours).
     @discardableResult
     public static func sanitize(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
                                 keepingNewlines: Bool = false) -> Bool {
-        // Fast path: printable ASCII only.
-        var clean = true
-        for byte in input where byte < 0x20 || byte >= 0x7F { clean = false; break }
-        if clean {
-            output.append(contentsOf: input)
-            return true
-        }
+        // Safe text (printable ASCII, and valid UTF-8 of visible
+        // characters) is copied a run at a time; only what must change is
+        // looked at on its own.
+        let count = input.count
         var position = 0
+        var ascii = true
+        while true {
+            let runEnd = safeRunEnd(input, from: position, keepingNewlines: keepingNewlines, ascii: &ascii)
+            if position == 0 && runEnd == count {
+                output.append(contentsOf: input)
+                return ascii
+            }
+            if runEnd > position { output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<runEnd])) }
+            guard runEnd < count else { return false }
+            position = replaceUnsafe(input, at: runEnd, into: &output)
+        }
+    }
+
+    /// True when `input` needs no change (`sanitize` would copy it as it is).
+    @inline(__always)
+    static func isSafe(_ input: UnsafeBufferPointer<UInt8>, keepingNewlines: Bool) -> Bool {
+        var ascii = true
+        return safeRunEnd(input, from: 0, keepingNewlines: keepingNewlines, ascii: &ascii) == input.count
+    }
+
+    /// Where the safe text from `start` ends: the first byte that starts
+    /// something to remove or replace, or the end. Clears `ascii` when it
+    /// passes a non-ASCII character or a newline (not printable ASCII).
+    @inline(__always)
+    private static func safeRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, keepingNewlines: Bool,
+                                   ascii: inout Bool) -> Int {
+        var position = start
         let count = input.count
         while position < count {
             let byte = input[position]
-            if byte >= 0x20 && byte < 0x7F { output.append(byte); position += 1; continue }
-            if byte == 0x1B {
-                position = skipEscape(input, position + 1)
-                continue
-            }
-            if byte == 0x09 { output.append(contentsOf: [0x20, 0x20, 0x20, 0x20]); position += 1; continue }
-            if byte == 0x0A && keepingNewlines { output.append(byte); position += 1; continue }
-            if byte < 0x20 {
-                appendScalarBytes(0x2400 + UInt32(byte), to: &output)
-                position += 1
-                continue
-            }
-            if byte == 0x7F { appendScalarBytes(0x2421, to: &output); position += 1; continue }
+            if byte >= 0x20 && byte < 0x7F { position += 1; continue }
+            if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
+            guard byte >= 0xC2 else { break }
             let length = UTF8Repair.validSequenceLength(input, position)
-            guard length > 0 else {
-                output.append(contentsOf: UTF8Repair.replacement)
-                position += UTF8Repair.invalidSubpartLength(input, position)
-                continue
-            }
+            guard length > 0 else { break }
             let scalar = decode(input, position, length)
-            switch scalar {
-            case 0x9B: // C1 CSI
-                position = skipCSIBody(input, position + length)
-            case 0x9D: // C1 OSC
-                position = skipStringBody(input, position + length)
-            case 0x90, 0x98, 0x9E, 0x9F: // C1 DCS, SOS, PM, APC
-                position = skipStringBody(input, position + length)
-            case 0x80..<0xA0:
-                appendVisible(scalar, to: &output)
-                position += length
-            default:
-                if isHiddenFormat(scalar) {
-                    appendVisible(scalar, to: &output)
-                } else {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<(position + length)]))
-                }
-                position += length
-            }
+            guard scalar >= 0xA0, !CodePointProperties.of(scalar).isHiddenFormat else { break }
+            ascii = false
+            position += length
         }
-        return false
+        return position
     }
 
-    /// True when every byte is printable ASCII: such text is already safe.
-    @inline(__always)
-    static func isPrintableASCII(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in input where byte < 0x20 || byte >= 0x7F { return false }
-        return true
+    /// Appends what replaces the unsafe character or sequence at `position`
+    /// (nothing, for an escape sequence) and returns the position after it.
+    private static func replaceUnsafe(_ input: UnsafeBufferPointer<UInt8>, at position: Int,
+                                      into output: inout [UInt8]) -> Int {
+        let byte = input[position]
+        if byte == 0x1B { return skipEscape(input, position + 1) }
+        if byte == 0x09 { output.append(contentsOf: [0x20, 0x20, 0x20, 0x20]); return position + 1 }
+        if byte < 0x20 { appendScalarBytes(0x2400 + UInt32(byte), to: &output); return position + 1 }
+        if byte == 0x7F { appendScalarBytes(0x2421, to: &output); return position + 1 }
+        let length = UTF8Repair.validSequenceLength(input, position)
+        guard length > 0 else {
+            output.append(contentsOf: UTF8Repair.replacement)
+            return position + UTF8Repair.invalidSubpartLength(input, position)
+        }
+        let scalar = decode(input, position, length)
+        switch scalar {
+        case 0x9B: return skipCSIBody(input, position + length)               // C1 CSI
+        case 0x9D: return skipStringBody(input, position + length)            // C1 OSC
+        case 0x90, 0x98, 0x9E, 0x9F: return skipStringBody(input, position + length) // C1 DCS, SOS, PM, APC
+        default: // other C1 controls, hidden format characters
+            appendVisible(scalar, to: &output)
+            return position + length
+        }
     }
 
     /// Sanitizes a Swift string.
@@ -91,7 +105,13 @@ public enum Sanitizer {
 
     /// Format characters (category Cf) and other invisible characters that
     /// could hide or reorder text, to be shown visibly.
+    @inline(__always)
     static func isHiddenFormat(_ scalar: UInt32) -> Bool {
+        scalar >= 0xAD && scalar <= 0x10FFFF && CodePointProperties.of(scalar).isHiddenFormat
+    }
+
+    /// `isHiddenFormat` from utf8proc (`CodePointProperties` keeps the answers).
+    static func computeHiddenFormat(_ scalar: UInt32) -> Bool {
         if scalar < 0xAD { return false }
         if scalar == 0x200C || scalar == 0x200D { return false }      // ZWNJ, ZWJ
         if scalar >= 0xE0020 && scalar <= 0xE007F { return false }    // emoji tag sequences

@@ -1,0 +1,138 @@
+import CUTF8Proc
+
+/// Walks valid, sanitized UTF-8 one cluster at a time: the units a line
+/// may be broken between, with the columns each takes (`DisplayWidth`).
+///
+/// Printable ASCII is taken a run of letters (or of spaces) at a time, as
+/// one cluster marked `isRun` that may be cut at any byte: the same breaks
+/// and widths as one cluster per byte, found by a tight loop. Other code
+/// points are looked up in `CodePointProperties`; only marks, joiners,
+/// emoji, jamo and regional indicators go through utf8proc's grapheme
+/// state machine.
+struct ClusterScanner {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let end: Int
+    private let mode: WidthMode
+    private var position: Int
+    /// The code point before `position` (-1 at the start) and whether it
+    /// was a prepend mark; utf8proc's break state for the slow path.
+    private var previous: Int32 = -1
+    private var previousIsPrepend = false
+    private var state: Int32 = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, mode: WidthMode) {
+        self.bytes = bytes
+        self.end = range.upperBound
+        self.mode = mode
+        self.position = range.lowerBound
+    }
+
+    /// True when the code point at `index` (< end) starts a cluster of its
+    /// own whatever came before it (other than a prepend mark).
+    @inline(__always)
+    private func startsOwnCluster(at index: Int) -> Bool {
+        let byte = bytes[index]
+        if byte < 0x80 { return true }
+        let properties = scalar(at: index).properties
+        return mode == .wcwidth ? properties.width > 0 : properties.startsCluster
+    }
+
+    mutating func next() -> Cluster? {
+        guard position < end else { return nil }
+        let start = position
+        let first = bytes[start]
+        if first < 0x80 && !previousIsPrepend {
+            // A run of spaces or of other printable ASCII. Its last byte
+            // belongs to the next cluster's start when a mark follows.
+            let isSpace = first == 0x20
+            var index = start + 1
+            while index < end {
+                let byte = bytes[index]
+                if byte >= 0x80 || (byte == 0x20) != isSpace { break }
+                index += 1
+            }
+            if index < end, bytes[index] >= 0x80, !startsOwnCluster(at: index) {
+                index -= 1
+            }
+            if index > start {
+                position = index
+                previous = Int32(bytes[index - 1])
+                state = 0
+                return Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
+                               isSpace: isSpace, isWide: false, isRun: true)
+            }
+        }
+        return mode == .wcwidth ? codePointUnit() : graphemeCluster()
+    }
+
+    /// The code point at `position`, its length, and its properties.
+    @inline(__always)
+    private func scalar(at index: Int) -> (value: Int32, length: Int, properties: CodePointProperties) {
+        let byte = bytes[index]
+        if byte < 0x80 { return (Int32(byte), 1, CodePointProperties(bits: 0x5)) }
+        let length = UTF8Repair.validSequenceLength(bytes, index)
+        // Sanitized text is valid; a stray byte is measured as U+FFFD.
+        guard length > 0 else { return (0xFFFD, 1, CodePointProperties.of(0xFFFD)) }
+        let value = Sanitizer.decode(bytes, index, length)
+        return (Int32(bitPattern: value), length, CodePointProperties.of(value))
+    }
+
+    /// `grapheme` mode: one extended grapheme cluster, starting at `position`.
+    private mutating func graphemeCluster() -> Cluster {
+        let start = position
+        let (first, firstLength, firstProperties) = scalar(at: start)
+        var clusterEnd = start + firstLength
+        // The break before `first` was decided (and the state moved on) by
+        // the cluster before, or it is the start.
+        previous = first
+        previousIsPrepend = firstProperties.isPrepend
+        position = clusterEnd
+        var scalars = 1
+        var sawVS16 = false
+        while position < end {
+            let (value, length, properties) = scalar(at: position)
+            if properties.startsCluster && !previousIsPrepend {
+                state = 0
+                break
+            }
+            if utf8proc_grapheme_break_stateful(previous, value, &state) { break }
+            scalars += 1
+            if scalars <= DisplayWidth.maximumScalarsPerCluster { clusterEnd = position + length }
+            if value == 0xFE0F { sawVS16 = true }
+            previous = value
+            previousIsPrepend = properties.isPrepend
+            position += length
+        }
+        var cluster = Cluster(start: Int32(start), end: Int32(clusterEnd), width: 1, isSpace: first == 0x20, isWide: false)
+        if first >= 0x80 {
+            var width = firstProperties.width
+            if sawVS16 || (first >= 0x1F1E6 && first <= 0x1F1FF && cluster.end - cluster.start > 4) { width = 2 }
+            if width <= 0 { width = 1 } // a lone mark or joiner still takes a cell somewhere
+            cluster.width = min(width, 2)
+            cluster.isWide = cluster.width == 2
+        }
+        return cluster
+    }
+
+    /// `wcwidth` mode: a code point of width one or two (`utf8proc_charwidth`,
+    /// the Unicode tables glibc's `wcwidth` follows) and the zero-width code
+    /// points after it, up to `maximumScalarsPerCluster`.
+    private mutating func codePointUnit() -> Cluster {
+        let start = position
+        let (first, firstLength, firstProperties) = scalar(at: start)
+        var unitEnd = start + firstLength
+        position = unitEnd
+        var scalars = 1
+        while position < end {
+            let (_, length, properties) = scalar(at: position)
+            if properties.width > 0 { break }
+            scalars += 1
+            if scalars <= DisplayWidth.maximumScalarsPerCluster { unitEnd = position + length }
+            position += length
+        }
+        previous = first
+        let columns = first < 0x80 ? 1 : min(max(firstProperties.width, 1), 2) // a lone mark still takes a cell
+        return Cluster(start: Int32(start), end: Int32(unitEnd), width: columns, isSpace: first == 0x20,
+                       isWide: columns == 2)
+    }
+}

@@ -1,0 +1,79 @@
+import CUTF8Proc
+import Synchronization
+
+/// The facts about a code point that measuring and sanitizing ask for on
+/// every character of non-ASCII text, from utf8proc, in one byte.
+///
+/// utf8proc answers each question with a property-table walk and, for
+/// grapheme breaks, a state machine. Most of the world's text (accented
+/// Latin, Cyrillic, Greek, CJK, Arabic and Hebrew letters) is made of code
+/// points that always start a cluster of their own, so one look-up here
+/// replaces those calls; the rest (marks, joiners, emoji, Hangul jamo,
+/// regional indicators) still goes through utf8proc.
+///
+/// The table is filled a page (256 code points) at a time on first use,
+/// so start-up pays only for the scripts a run meets. Safe to use from
+/// several threads: a page is published with a compare-and-exchange, and
+/// a thread that loses the race frees its copy.
+struct CodePointProperties {
+    let bits: UInt8
+
+    /// `utf8proc_charwidth`: the columns `wcwidth` gives it (0, 1 or 2).
+    @inline(__always) var width: Int32 { Int32(bits & 0x3) }
+    /// Grapheme break class "Other": a cluster boundary comes before it
+    /// (unless the code point before is a prepend mark) and nothing attaches
+    /// it to the code point before.
+    @inline(__always) var startsCluster: Bool { bits & 0x4 != 0 }
+    /// Grapheme break class "Prepend": it attaches to the code point after it.
+    @inline(__always) var isPrepend: Bool { bits & 0x8 != 0 }
+    /// An invisible format character the sanitizer shows as `<U+XXXX>`
+    /// (`Sanitizer.isHiddenFormat`).
+    @inline(__always) var isHiddenFormat: Bool { bits & 0x10 != 0 }
+
+    /// The properties of `scalar` (a valid Unicode scalar value).
+    @inline(__always)
+    static func of(_ scalar: UInt32) -> CodePointProperties {
+        let page = Int(scalar >> 8)
+        guard page < pageCount else { return CodePointProperties(bits: 0x1) }
+        let address = pages[page].load(ordering: .acquiring)
+        let table = address != 0 ? UnsafePointer<UInt8>(bitPattern: address).unsafelyUnwrapped : fill(page)
+        return CodePointProperties(bits: table[Int(scalar & 0xFF)])
+    }
+
+    private static let pageCount = 0x110000 >> 8
+
+    /// One slot per page: the address of its 256 entries, 0 until filled.
+    /// Allocated once and never freed (as a static).
+    nonisolated(unsafe) private static let pages: UnsafeMutablePointer<Atomic<UInt>> = {
+        let pages = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: pageCount)
+        for index in 0..<pageCount { (pages + index).initialize(to: Atomic<UInt>(0)) }
+        return pages
+    }()
+
+    private static func fill(_ page: Int) -> UnsafePointer<UInt8> {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for offset in 0..<256 {
+            let scalar = UInt32(page << 8 | offset)
+            table[offset] = compute(scalar)
+        }
+        let address = UInt(bitPattern: table)
+        let (exchanged, current) = pages[page].compareExchange(expected: 0, desired: address,
+                                                               successOrdering: .acquiringAndReleasing,
+                                                               failureOrdering: .acquiring)
+        if exchanged { return UnsafePointer(table) }
+        table.deallocate()
+        return UnsafePointer<UInt8>(bitPattern: current).unsafelyUnwrapped
+    }
+
+    /// The entry of one code point, from utf8proc.
+    static func compute(_ scalar: UInt32) -> UInt8 {
+        if scalar >= 0xD800 && scalar < 0xE000 { return 0x1 }
+        let codepoint = Int32(bitPattern: scalar)
+        var bits = UInt8(clamping: min(max(utf8proc_charwidth(codepoint), 0), 2))
+        let boundclass = Int32(utf8proc_get_property(codepoint).pointee.boundclass)
+        if boundclass == Int32(UTF8PROC_BOUNDCLASS_OTHER.rawValue) { bits |= 0x4 }
+        if boundclass == Int32(UTF8PROC_BOUNDCLASS_PREPEND.rawValue) { bits |= 0x8 }
+        if Sanitizer.computeHiddenFormat(scalar) { bits |= 0x10 }
+        return bits
+    }
+}
