@@ -14,8 +14,10 @@ final class ThreadingTests: EndToEndTestCase {
         return try run(["render"] + args, env: env, timeout: 300)
     }
 
+    @discardableResult
     private func assertSameOnOneAndFourThreads(_ args: [String], extra: [String: String] = [:],
-                                               file: StaticString = #filePath, line: UInt = #line) throws {
+                                               file: StaticString = #filePath, line: UInt = #line) throws
+        -> (status: Int32, stdout: String, stderr: String) {
         let one = try render(args, threads: 1, extra: extra)
         let four = try render(args, threads: 4, extra: extra)
         XCTAssertFalse(one.stdout.isEmpty, "\(args)", file: file, line: line)
@@ -28,6 +30,7 @@ final class ThreadingTests: EndToEndTestCase {
             XCTFail("\(args): output differs from line \((first?.offset ?? min(a.count, b.count)) + 1) "
                     + "(\(a.count) vs \(b.count) lines)", file: file, line: line)
         }
+        return one
     }
 
     // MARK: Same bytes
@@ -50,11 +53,16 @@ final class ThreadingTests: EndToEndTestCase {
         let input = scratchDir.appendingPathComponent("mixed.jsonl")
         try Data(Self.mixedChat(count: 6000).utf8).write(to: input)
         for format in ["plain", "json"] {
-            try assertSameOnOneAndFourThreads([input.path, "--format", format, "--width", "64", "--me", "u-1",
-                                               "--verbose", "--isolation", "none"])
+            let result = try assertSameOnOneAndFourThreads([input.path, "--format", format, "--width", "64", "--me", "u-1",
+                                                            "--verbose", "--isolation", "none"])
+            // What makes the input hard is there: problems in their place, quotes, both probes.
+            XCTAssertEqual(result.status, 1, "records that are no JSON make the run exit 1")
+            XCTAssertTrue(result.stderr.contains("mixed.jsonl:251: "), result.stderr)
+            XCTAssertTrue(result.stderr.contains("could not be read"), result.stderr)
+            XCTAssertTrue(result.stdout.contains("serial-probe: s") && result.stdout.contains("safe-probe: t"))
         }
         // Plugins in worker processes are driven from one thread, as before.
-        try assertSameOnOneAndFourThreads([input.path, "--format", "plain", "--width", "64", "--isolation", "all"])
+        try assertSameOnOneAndFourThreads([input.path, "--format", "plain", "--width", "64", "--isolation", "shared"])
     }
 
     // MARK: Which threads call a plugin
@@ -117,9 +125,15 @@ final class ThreadingTests: EndToEndTestCase {
 
         let text = try run(["list-plugins"], env: defaultEnvironment).stdout
         let phrase = "thread-safe: its classes may be called from several threads at once"
-        let blocks = text.components(separatedBy: "\n  ").filter { $0.contains("loaded  ABI") }
-        XCTAssertTrue(blocks.first { $0.hasPrefix("test.threads.safe ") }?.contains(phrase) == true, text)
-        XCTAssertFalse(blocks.first { $0.hasPrefix("test.threads.serial ") }?.contains(phrase) ?? true, text)
+        // Each plugin's lines: its "  ID VERSION  loaded" line and the indented ones after it.
+        var blocks: [String: [String]] = [:]
+        var current = ""
+        for line in text.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("  ") && !line.hasPrefix("   ") { current = String(line.dropFirst(2).prefix { $0 != " " }) }
+            blocks[current, default: []].append(line.trimmingCharacters(in: .whitespaces))
+        }
+        XCTAssertTrue(blocks["test.threads.safe"]?.contains(phrase) == true, text)
+        XCTAssertFalse(blocks["test.threads.serial"]?.contains(phrase) ?? true, text)
         XCTAssertTrue(try document().contains("`\(phrase)`"), "docs/plugin-abi.md quotes the list-plugins line")
 
         let check = try run(["check-plugin", safe.path], env: defaultEnvironment)
