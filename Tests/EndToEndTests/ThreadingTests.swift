@@ -112,6 +112,42 @@ final class ThreadingTests: EndToEndTestCase {
         XCTAssertEqual(tids.count, 1, "init and every render on one thread")
     }
 
+    // MARK: Crashes and hangs on a worker thread
+
+    /// A thread-safe plugin that crashes on a worker thread ends the run as
+    /// on one thread: every message before it written, one line naming it.
+    func test_threadSafePluginCrashingOnAWorker_leavesEveryEarlierMessage_andExits4() throws {
+        try compileFixture("hostile.c", as: "segv", extraFlags: ["-DRENDER_SEGV", "-DTHREAD_SAFE", "-DPLUGIN_ID=\"test.segv\""])
+        var input = (1...500).map { #"{"id":"t\#($0)","type":"text","text":"before \#($0)"}"# }
+        input.append(#"{"id":"boom","type":"hostile","n":3}"#)
+        input += (1...300).map { #"{"id":"a\#($0)","type":"text","text":"never \#($0)"}"# }
+        var env = defaultEnvironment
+        env["CELLHOST_THREADS"] = "4"
+        let result = try run(["render", "-", "--format", "json", "--isolation", "none"], env: env,
+                             stdin: Data((input.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(result.status, 4)
+        let ids = result.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }
+        XCTAssertEqual(ids, (1...500).map { "t\($0)" })
+        XCTAssertEqual(result.stderr, "cellhost: test.segv: HostileCell crashed (SIGSEGV) on message boom (<stdin>:501); "
+                       + "stopped, as --isolation none runs plugins in this process\n")
+    }
+
+    /// A call that hangs on a worker thread is found by the watchdog.
+    func test_threadSafePluginHangingOnAWorker_leavesEveryEarlierMessage_andExits4() throws {
+        try compileFixture("hostile.c", as: "hang", extraFlags: ["-DRENDER_HANG", "-DTHREAD_SAFE", "-DPLUGIN_ID=\"test.hang\""])
+        let input = (1...5).map { #"{"id":"m\#($0)","type":"hostile","n":\#($0),"text":"fallback \#($0)"}"# }
+        var env = defaultEnvironment
+        env["CELLHOST_THREADS"] = "4"
+        let result = try run(["render", "-", "--format", "json", "--isolation", "none", "--plugin-timeout", "300"],
+                             env: env, stdin: Data((input.joined(separator: "\n") + "\n").utf8), timeout: 30)
+        XCTAssertEqual(result.status, 4)
+        XCTAssertEqual(result.stdout.split(separator: "\n").count, 2, "m1 and m2 were rendered before the hang")
+        XCTAssertEqual(result.stderr, "cellhost: test.hang: HostileCell timed out after 300 ms on message m3 (<stdin>:3); "
+                       + "stopped, as --isolation none runs plugins in this process\n")
+    }
+
     // MARK: Listing
 
     func test_listPlugins_andCheckPlugin_showTheFlag() throws {
