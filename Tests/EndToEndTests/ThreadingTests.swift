@@ -112,6 +112,31 @@ final class ThreadingTests: EndToEndTestCase {
         XCTAssertEqual(tids.count, 1, "init and every render on one thread")
     }
 
+    /// From a worker thread a thread-safe class cannot reach one that is
+    /// not: `instance_of` answers NULL and `send` CELLHOST_E_WRONG_THREAD;
+    /// on one thread both work.
+    func test_aThreadSafeClass_cannotReachAClassWithoutTheFlag_fromAWorkerThread() throws {
+        try compileFixture("thread_probe.c", as: "libserialprobe")
+        try compileFixture("thread_probe.c", as: "libsafeprobe", extraFlags: ["-DTHREAD_SAFE", "-DASK_HELPER"])
+        // m-1 is quoted by m-2 (on the writing thread, where the probe keeps
+        // the helper); m-400 is read only once m-2 was written (the ring
+        // holds 256 records), so its render sees the kept helper.
+        var lines = [#"{"id":"m-1","type":"safe-probe","text":"first"}"#,
+                     #"{"id":"m-2","type":"text","text":"reply","reply_to":"m-1"}"#]
+        lines += (3..<400).map { #"{"id":"m-\#($0)","type":"text","text":"filler \#($0)"}"# }
+        lines.append(#"{"id":"m-400","type":"safe-probe","text":"last"}"#)
+        let input = scratchDir.appendingPathComponent("helper.jsonl")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
+        let args = [input.path, "--format", "plain", "--width", "200", "--isolation", "none"]
+        let four = try render(args, threads: 4)
+        XCTAssertEqual(four.status, 0, four.stderr)
+        XCTAssertTrue(four.stdout.contains("safe-probe: first instance:no"), four.stdout)
+        XCTAssertTrue(four.stdout.contains("safe-probe: last instance:no send:7"), four.stdout)
+        let one = try render(args, threads: 1)
+        XCTAssertTrue(one.stdout.contains("safe-probe: first instance:yes"), one.stdout)
+        XCTAssertTrue(one.stdout.contains("safe-probe: last instance:yesserial-probe: last send:0"), one.stdout)
+    }
+
     // MARK: Crashes and hangs on a worker thread
 
     /// A thread-safe plugin that crashes on a worker thread ends the run as

@@ -4,7 +4,12 @@
  * (plugin test.threads.serial, class SerialProbeCell, message class
  * "serial-probe") and with -DTHREAD_SAFE (test.threads.safe, SafeProbeCell,
  * "safe-probe"), which sets CELLHOST_PLUGIN_THREAD_SAFE. The methods keep
- * nothing between calls, so the flag is true. */
+ * nothing between calls, so the flag is true.
+ *
+ * With -DASK_HELPER too, SafeProbeCell reaches for SerialProbeCell (of the
+ * plugin without the flag): its render appends whether `instance_of` gave an
+ * instance, and, once a quote (`plainTextForMessage:`, called on the run's
+ * one thread) kept one, what `send` to it returns. */
 #define _GNU_SOURCE
 #include <cellhost/cellhost.h>
 #include <fcntl.h>
@@ -44,6 +49,11 @@ static int32_t probe_init(const cellhost_host *host, const char **reason) {
     return 0;
 }
 
+#ifdef ASK_HELPER
+/* The helper instance a quote kept (written on one thread, read on others). */
+static cellhost_object *kept;
+#endif
+
 static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
                       const cellhost_context *ctx, cellhost_builder *out) {
     (void)self; (void)cmd;
@@ -54,16 +64,46 @@ static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_me
     record("render");
     builder->append(out, PROBE_TYPE ": ", sizeof PROBE_TYPE + 1, CELLHOST_STYLE_ACCENT);
     builder->append(out, info.text.data, info.text.length, CELLHOST_STYLE_PLAIN);
+#ifdef ASK_HELPER
+    cellhost_object *helper = ctx->host->instance_of(ctx->host, "SerialProbeCell");
+    builder->append(out, helper ? " instance:yes" : " instance:no", helper ? 13 : 12, CELLHOST_STYLE_PLAIN);
+    cellhost_object *held = __atomic_load_n(&kept, __ATOMIC_ACQUIRE);
+    if (held) {
+        cellhost_builder *scratch = out;
+        void *args[3] = { &msg, &ctx, &scratch };
+        int32_t result = 0;
+        /* Renders the helper's text into this builder when it may be called. */
+        cellhost_status_code status = ctx->host->send(held, CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, &result, args);
+        char text[32];
+        int length = snprintf(text, sizeof text, " send:%d", (int)status);
+        builder->append(out, text, (size_t)length, CELLHOST_STYLE_PLAIN);
+    }
+#endif
     return CELLHOST_RENDERED;
 }
 
+#ifdef ASK_HELPER
+static int32_t plain_text(cellhost_object *self, cellhost_sel cmd, const cellhost_message *msg,
+                          const cellhost_context *ctx, cellhost_builder *out) {
+    (void)self; (void)cmd; (void)msg;
+    cellhost_object *helper = ctx->host->instance_of(ctx->host, "SerialProbeCell");
+    if (helper) __atomic_store_n(&kept, helper, __ATOMIC_RELEASE);
+    const cellhost_builder_api *builder = ctx->host->get_extension(ctx->host, CELLHOST_EXT_BUILDER);
+    builder->append(out, "quoted", 6, CELLHOST_STYLE_PLAIN);
+    return CELLHOST_RENDERED;
+}
+#endif
+
 static const cellhost_method methods[] = {
     CELLHOST_METHOD(CELLHOST_SEL_RENDER, CELLHOST_TYPES_RENDER, render),
+#ifdef ASK_HELPER
+    CELLHOST_METHOD(CELLHOST_SEL_PLAIN_TEXT, CELLHOST_TYPES_PLAIN_TEXT, plain_text),
+#endif
 };
 static const char *const renders[] = { PROBE_TYPE, NULL };
 static const cellhost_class classes[] = {
     { .struct_size = sizeof(cellhost_class), .name = PROBE_CLASS, .superclass = NULL, .message_classes = renders,
-      .rank = 0, .methods = methods, .method_count = 1 },
+      .rank = 0, .methods = methods, .method_count = sizeof methods / sizeof methods[0] },
 };
 static const cellhost_message_class message_classes[] = {
     { .struct_size = sizeof(cellhost_message_class), .name = PROBE_TYPE, .parent = NULL },
