@@ -51,7 +51,10 @@ final class RenderSlot {
 /// The work is split in two stages: `prepare` (parsing, the plugins, reply
 /// quotes: everything that touches the runtime) and `emit` (wrapping, chrome,
 /// encoding: host code only), so that `RenderPipeline` can run them on two
-/// threads. `render` runs both in turn.
+/// threads. `render` runs both in turn. With render worker threads
+/// (`RenderWorkers`), `load`, `walk` and `wrap` run on the workers and the
+/// rest (`resume`, `complete`, `emit`) on the thread that owns the runtime,
+/// in input order.
 public final class RenderSession {
     let host: CellHost
     let settings: OutputSettings
