@@ -136,12 +136,21 @@ public final class RuntimeClass {
         return true
     }
 
-    /// On the thread that owns the runtime, before render workers start:
-    /// opens the class's libraries and resolves its well-known selectors,
-    /// so that nothing about it changes while workers call it, then lets
-    /// them (`isConcurrent`) when its chain is thread-safe and usable.
+    /// On the thread that owns the runtime: when the class's chain is
+    /// thread-safe and its libraries are open (a library is opened when
+    /// first used, never here), resolves its well-known selectors, so that
+    /// nothing about it changes while workers call it, then lets them
+    /// (`isConcurrent`).
     func prepareForConcurrentCalls() {
-        guard !isConcurrent, chainIsThreadSafe, ensureBound() == nil else { return }
+        guard !isConcurrent, chainIsThreadSafe else { return }
+        if !chainBound {
+            var current: RuntimeClass? = self
+            while let cls = current {
+                if cls.lazyPlugin != nil { return }
+                current = cls.superclass
+            }
+        }
+        guard ensureBound() == nil else { return }
         _ = lookup(.render)
         concurrent.store(true, ordering: .releasing)
     }

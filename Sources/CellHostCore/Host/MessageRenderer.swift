@@ -134,6 +134,8 @@ struct MessageRenderer {
                 walk.attempts.append(failed)
                 continue
             }
+            // Its library is open now: render workers may call it from here on.
+            if !state.isWorker && !step.cls.isConcurrent { step.cls.prepareForConcurrentCalls() }
             let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
             let mark = canvas.mark
             if let check = step.cls.lookup(.canRender) {

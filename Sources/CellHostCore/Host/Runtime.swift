@@ -92,9 +92,12 @@ public final class Runtime {
     /// classes are linked as `threadSafe`.
     var threadSafePlugins: Set<String> = []
 
-    /// Readies every class whose chain is thread-safe for render worker
-    /// threads (`RuntimeClass.prepareForConcurrentCalls`); returns how many
-    /// are. Call on the runtime's own thread, while no worker runs.
+    /// Readies every class whose chain is thread-safe and whose libraries
+    /// are open for render worker threads
+    /// (`RuntimeClass.prepareForConcurrentCalls`); returns how many are. A
+    /// library is still opened when first used: on this thread, which then
+    /// readies its classes (`MessageRenderer.advance`). Call on the
+    /// runtime's own thread.
     @discardableResult
     func prepareForConcurrentCalls() -> Int {
         var count = 0
