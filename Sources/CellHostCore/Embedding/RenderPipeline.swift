@@ -123,14 +123,15 @@ public final class RenderPipeline: @unchecked Sendable {
     public var baseDirectory = BaseDirectory.current
     /// Records submitted whose `time` could not be read, and the first of
     /// them (line and text); the caller resets them per input to report them.
-    /// With several threads, reading them waits for every record submitted.
+    /// With several threads, reading or resetting them waits for every
+    /// record submitted (so each input's records count for that input).
     public var unreadableTimes: Int {
         get { workers?.drain(); return unreadable }
-        set { unreadable = newValue }
+        set { workers?.drain(); unreadable = newValue }
     }
     public var firstUnreadableTime: (line: Int, text: String)? {
         get { workers?.drain(); return firstUnreadable }
-        set { firstUnreadable = newValue }
+        set { workers?.drain(); firstUnreadable = newValue }
     }
     private var unreadable = 0
     private var firstUnreadable: (line: Int, text: String)?
