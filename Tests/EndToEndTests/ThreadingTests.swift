@@ -61,6 +61,10 @@ final class ThreadingTests: EndToEndTestCase {
             XCTAssertTrue(result.stderr.contains("could not be read"), result.stderr)
             XCTAssertTrue(result.stdout.contains("serial-probe: s") && result.stdout.contains("safe-probe: t"))
         }
+        // Two inputs: each one's --verbose summary counts its own records.
+        let twice = try assertSameOnOneAndFourThreads([input.path, input.path, "--format", "plain", "--width", "64",
+                                                       "--verbose", "--isolation", "none"])
+        XCTAssertEqual(twice.stderr.components(separatedBy: "times could not be read").count - 1, 2, twice.stderr)
         // Plugins in worker processes are driven from one thread, as before.
         try assertSameOnOneAndFourThreads([input.path, "--format", "plain", "--width", "64", "--isolation", "shared"])
     }
