@@ -15,7 +15,8 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.file", version: "1.0.0",
         description: "File attachments: type tag, name, size and MIME type",
-        author: "CellHost", license: "MIT")
+        author: "CellHost", license: "MIT",
+        threadSafe: true) // stateless; libmagic and the type cache are behind a lock (FileType)
     public static let className = "FileMessageCell"
     public static let messageClasses = ["file"]
     public static let samples = [

@@ -11,6 +11,7 @@
 import CellKit
 import CMagic
 import Glibc
+import Synchronization
 
 /// The libmagic database, loaded once per process on first use.
 final class MagicDatabase {
@@ -92,6 +93,13 @@ enum FileProbe {
     /// When libmagic's database cannot be loaded, logs one warning through
     /// `host` and reports files without a detected type.
     static func probe(_ path: String, host: Host) -> Outcome {
+        // libmagic's cookie, `warned` and the cache serve one thread at a time.
+        lock.withLock { _ in probeLocked(path, host: host) }
+    }
+
+    private static let lock = Mutex(())
+
+    private static func probeLocked(_ path: String, host: Host) -> Outcome {
         let identity: MediaFile.Identity
         switch MediaStat.identity(of: path) {
         case .failure(let problem): return .problem(problem)

@@ -15,7 +15,8 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.image", version: "1.0.0",
         description: "Images: file name, size, a preview drawn with libchafa, and caption",
-        author: "CellHost", license: "MIT")
+        author: "CellHost", license: "MIT",
+        threadSafe: true) // stateless; the previews' cache is behind a lock (ImagePreviews)
     public static let className = "ImageMessageCell"
     public static let messageClasses = ["image"]
     public static let samples = [
@@ -24,8 +25,9 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         #"{"type":"sticker","id":"s-3","sticker":{"path":"stickers/party.webp","width":512,"height":512}}"#,
     ]
 
-    /// Decoded headers and drawn previews, per file (bounded).
-    let previews = ImagePreviews()
+    /// Decoded headers and drawn previews, per file (bounded), shared by
+    /// every thread the host calls the cell on.
+    static let previews = ImagePreviews()
 
     public init() {}
 
@@ -75,7 +77,7 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
                                 context: RenderContext) -> RenderOutcome {
         guard let picture = Self.picture(of: message) else { return .declined }
         let shown = picture.path.isEmpty ? ShownImage()
-            : previews.show(picture.path, context: context, output: context.host.output)
+            : Self.previews.show(picture.path, context: context, output: context.host.output)
 
         cell.append("[IMG] ", style: .accent)
         cell.append(picture.name ?? "image")

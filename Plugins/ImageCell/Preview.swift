@@ -10,6 +10,7 @@
 import CChafa
 import CImageDecode
 import CellKit
+import Synchronization
 
 /// The limits on what the image cell reads and decodes (docs/cellkit.md).
 enum ImageLimits {
@@ -79,13 +80,19 @@ struct ShownImage {
     var rows: [[BlockCell]] = []
 }
 
-/// The per-conversation cache and the pipeline file → header → pixels → rows.
-final class ImagePreviews {
-    private let files = MediaCache<ImageEntry>(capacity: ImageLimits.cachedFiles)
+/// The cache and the pipeline file → header → pixels → rows. One thread
+/// at a time uses them (`lock`): the host may call the cell on several.
+final class ImagePreviews: Sendable {
+    private let lock = Mutex(())
+    nonisolated(unsafe) private let files = MediaCache<ImageEntry>(capacity: ImageLimits.cachedFiles)
 
     /// Looks at the file `path` names (relative to the context's base
     /// directory) and draws its preview for `output`.
     func show(_ path: String, context: RenderContext, output: OutputInfo?) -> ShownImage {
+        lock.withLock { _ in showLocked(path, context: context, output: output) }
+    }
+
+    private func showLocked(_ path: String, context: RenderContext, output: OutputInfo?) -> ShownImage {
         let resolved = MediaFile.resolve(path, baseDirectory: context.baseDirectory)
         let identity: MediaFile.Identity
         switch MediaStat.identity(of: resolved) {

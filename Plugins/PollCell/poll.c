@@ -60,8 +60,11 @@
 
 /*
  * The host's extensions, asked for once in `init` and kept: extension tables
- * are host-owned and valid for the life of the process (host.h). ABI 2.x
- * calls plugins from one thread at a time, so plain statics are enough.
+ * are host-owned and valid for the life of the process (host.h). They are
+ * written once, in `init`, before any method runs, and only read after: the
+ * methods keep nothing else between calls, so the plugin is thread-safe
+ * (CELLHOST_PLUGIN_THREAD_SAFE) and the host may render polls on several
+ * threads at once.
  */
 static const cellhost_message_api *g_message;
 static const cellhost_builder_api *g_builder;
@@ -413,6 +416,7 @@ static const void *poll_get_extension(const char *id)
 static const cellhost_plugin_descriptor poll_descriptor = {
     .abi                 = CELLHOST_ABI_VERSION_INIT, /* always first */
     .struct_size         = sizeof(cellhost_plugin_descriptor),
+    .flags               = CELLHOST_PLUGIN_THREAD_SAFE,
     .id                  = "org.cellhost.poll",
     .version             = "1.0.0",
     .description         = "Polls: question, options, votes as bars",

@@ -13,7 +13,7 @@ public struct TextCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.text", version: "1.0.0",
         description: "Text messages with *bold*, _italic_, `code` and links",
-        author: "CellHost", license: "MIT")
+        author: "CellHost", license: "MIT", threadSafe: true) // stateless; CellKit's markup helpers share nothing
     public static let className = "TextMessageCell"
     public static let messageClasses = ["text"]
     public static let samples = [

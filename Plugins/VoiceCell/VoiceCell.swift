@@ -38,7 +38,8 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     public static let plugin = PluginInfo(
         id: "org.cellhost.voice", version: "1.0.0",
         description: "Voice notes: duration and waveform, from the message or the audio file (libsndfile)",
-        author: "CellHost", license: "MIT")
+        author: "CellHost", license: "MIT",
+        threadSafe: true) // stateless; the audio summaries' cache is behind a Mutex (VoiceAudio)
     public static let className = "VoiceMessageCell"
     public static let messageClasses = ["voice"]
     public static let samples = [

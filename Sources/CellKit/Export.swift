@@ -93,7 +93,7 @@ enum DescriptorBuilder {
         var descriptor = cellhost_plugin_descriptor()
         descriptor.abi = cellhost_version(major: UInt32(CELLHOST_ABI_MAJOR), minor: UInt32(CELLHOST_ABI_MINOR))
         descriptor.struct_size = UInt32(MemoryLayout<cellhost_plugin_descriptor>.size)
-        descriptor.flags = 0
+        descriptor.flags = threadSafeFlag(plugin: plugin, cells: cells)
         descriptor.id = PermanentCString.make(plugin.id)
         descriptor.version = PermanentCString.make(plugin.version)
         descriptor.description = PermanentCString.makeOptional(plugin.description)
@@ -111,6 +111,23 @@ enum DescriptorBuilder {
         result.initialize(to: descriptor)
         return result
     }
+
+    /// CELLHOST_PLUGIN_THREAD_SAFE when the plugin declares it and every
+    /// exported type is stateless (a shared value may be used by several
+    /// threads; per-instance values may not), else 0 and a warning.
+    private static func threadSafeFlag(plugin: PluginInfo, cells: [any MessageCellRenderer.Type]) -> UInt32 {
+        guard plugin.threadSafe else { return 0 }
+        let stateful = cells.filter { !isStateless($0) }.map { $0.className }
+        guard stateful.isEmpty else {
+            Runtime.pendingWarnings.append(
+                "PluginInfo.threadSafe is ignored: \(stateful.joined(separator: ", ")) "
+                + "\(stateful.count == 1 ? "has" : "have") stored properties; the host calls the plugin from one thread")
+            return 0
+        }
+        return UInt32(CELLHOST_PLUGIN_THREAD_SAFE)
+    }
+
+    private static func isStateless<R: MessageCellRenderer>(_ type: R.Type) -> Bool { ClassRuntime<R>.isStateless }
 
     /// The class of `type` (opened from the existential here, once, so calls
     /// need no existential), or `nil` when an IMP could not be made.

@@ -125,11 +125,11 @@ public struct RenderContext {
         }
         var messageClass = ""
         if covers(\.message_class), let name = c.message_class {
-            messageClass = Runtime.messageClassCache.string(name)
+            messageClass = Runtime.messageClass(name)
         }
         var baseDirectory = ""
         if covers(\.base_directory), let directory = c.base_directory {
-            baseDirectory = Runtime.baseDirectoryCache.string(directory)
+            baseDirectory = Runtime.baseDirectory(directory)
         }
         self.init(width: Int(c.width),
                   messageClass: messageClass,

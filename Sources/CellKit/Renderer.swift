@@ -27,15 +27,24 @@ public struct PluginInfo: Sendable {
     public var author: String?
     /// An SPDX license identifier such as `"MIT"`.
     public var license: String?
+    /// The plugin's classes may be called from several threads at once
+    /// (CELLHOST_PLUGIN_THREAD_SAFE): each call on its own message, so the
+    /// host renders messages in parallel. Declare it only when whatever your
+    /// renderers share (statics, caches, files) is guarded. CellKit sets
+    /// the descriptor flag only when every exported type is stateless (has
+    /// no stored properties); otherwise it logs a warning at `init` and the
+    /// host calls the plugin from one thread.
+    public var threadSafe: Bool
 
     /// Describes a plugin.
     public init(id: String, version: String, description: String? = nil,
-                author: String? = nil, license: String? = nil) {
+                author: String? = nil, license: String? = nil, threadSafe: Bool = false) {
         self.id = id
         self.version = version
         self.description = description
         self.author = author
         self.license = license
+        self.threadSafe = threadSafe
     }
 }
 
@@ -49,7 +58,9 @@ public struct PluginInfo: Sendable {
 /// CellKit keeps one value of your type per host instance, in the class's
 /// own instance variables, so stored properties are per-conversation state.
 /// A type without stored properties has no state to keep, and CellKit then
-/// uses one shared value instead. All calls come from one thread at a time.
+/// uses one shared value instead. All calls come from one thread at a time,
+/// unless the plugin declares `PluginInfo.threadSafe` (stateless types only):
+/// then calls on different messages may run on several threads at once.
 ///
 /// The class implements only `renderMessage:context:into:`. The optional
 /// selectors are registered only for a type that adopts their protocol, so

@@ -1,8 +1,11 @@
 internal import CellHostABI
 
 /// The plugin-wide state of CellKit. Each plugin `.so` links its own copy of
-/// CellKit, so this is per plugin. ABI 2.x calls plugins from one thread at a
-/// time, so plain statics need no locks.
+/// CellKit, so this is per plugin. What `init` and the descriptor set is
+/// written before any method runs; what methods read and write while they
+/// run (calls in progress, extension tables, context strings) is guarded by
+/// `lock`, as a plugin that declares `PluginInfo.threadSafe` is called from
+/// several threads at once.
 enum Runtime {
     /// The host table `init` received; valid until `deinit` returns.
     nonisolated(unsafe) static var host: UnsafePointer<cellhost_host>?
@@ -34,28 +37,45 @@ enum Runtime {
     /// strings to every call, so most calls make no new `String`.
     nonisolated(unsafe) static var messageClassCache = CStringCache()
     nonisolated(unsafe) static var baseDirectoryCache = CStringCache()
+    /// Guards `activeCalls`, `nextCallToken`, `extensionCache`, the string
+    /// caches and stateless types' shared values.
+    static let lock = Lock()
 
     // MARK: Calls in progress
 
     /// Marks a new call as in progress and returns its token.
     static func beginCall() -> UInt64 {
-        nextCallToken &+= 1
-        activeCalls.append(nextCallToken)
-        return nextCallToken
+        lock.locked {
+            nextCallToken &+= 1
+            activeCalls.append(nextCallToken)
+            return nextCallToken
+        }
     }
 
     /// The call `token` has returned.
     static func endCall(_ token: UInt64) {
-        // Calls nest, so it is the innermost one.
-        if activeCalls.last == token {
-            activeCalls.removeLast()
-        } else if let index = activeCalls.lastIndex(of: token) {
-            activeCalls.remove(at: index)
+        lock.locked {
+            // Calls nest, so on one thread it is the innermost one.
+            if activeCalls.last == token {
+                activeCalls.removeLast()
+            } else if let index = activeCalls.lastIndex(of: token) {
+                activeCalls.remove(at: index)
+            }
         }
     }
 
     static func isActive(_ token: UInt64) -> Bool {
-        activeCalls.contains(token)
+        lock.locked { activeCalls.contains(token) }
+    }
+
+    /// The `String` of a context's message class, made again only when it changes.
+    static func messageClass(_ text: UnsafePointer<CChar>) -> String {
+        lock.locked { messageClassCache.string(text) }
+    }
+
+    /// The `String` of a context's base directory, made again only when it changes.
+    static func baseDirectory(_ text: UnsafePointer<CChar>) -> String {
+        lock.locked { baseDirectoryCache.string(text) }
     }
 
     // MARK: Hosts
@@ -75,6 +95,10 @@ enum Runtime {
     /// The extensions of `table`, asked for on its first use and kept
     /// (extension tables are host-owned and valid for the life of the process).
     static func extensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
+        lock.locked { cachedExtensions(of: table) }
+    }
+
+    private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
         if let last = extensionCache.last, last.table == table { return last.extensions }
         if let index = extensionCache.firstIndex(where: { $0.table == table }) {
             let entry = extensionCache.remove(at: index)
@@ -88,7 +112,7 @@ enum Runtime {
 
     /// Forgets the extensions of every table (for tests that change a fake host's).
     static func forgetExtensions() {
-        extensionCache = []
+        lock.locked { extensionCache = [] }
     }
 }
 
@@ -176,7 +200,7 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
 
     /// The box `object` holds now, if any.
     func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
-        if Self.isStateless { return shared }
+        if Self.isStateless { return Runtime.lock.locked { shared } }
         guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
         return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -196,7 +220,7 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     func replaceBox(for object: OpaquePointer?, host: Host) -> Box<R> {
         let box = Box(R())
         if Self.isStateless {
-            shared = box
+            Runtime.lock.locked { shared = box }
             return box
         }
         // Without storage the value lasts for this call only.
@@ -217,7 +241,7 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     }
 
     override func removeAll() {
-        shared = nil
+        Runtime.lock.locked { shared = nil }
     }
 }
 

@@ -201,11 +201,15 @@ struct CommandLineTool {
         }
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits,
                                     supervisor: supervisor(isolation, host: host, me: options.me, limits: limits))
-        // Plugins and parsing on this thread, layout and output on a second one.
-        let pipeline = RenderPipeline(session: session, diagnostics: { printError($0) })
-        pipeline.start()
+        // Parsing, plugins and wrapping on CELLHOST_THREADS worker threads
+        // (default: the cores available), the rest in input order on this
+        // one; with one thread, plugins and parsing on this thread, layout
+        // and output on a second one.
+        let pipeline = RenderPipeline(session: session, threads: RenderPipeline.threadCount(environment: environment),
+                                      diagnostics: { printError($0) })
         CrashHandler.install(for: pipeline)
-        CrashHandler.watch(host.runtime.callProgress, timeout: isolation.hostTimeout)
+        pipeline.start()
+        CrashHandler.watch(host.runtime.callStates, timeout: isolation.hostTimeout)
         var invalid = 0
         // When the input would wait (a live stream), have the output written first.
         // Once a write to stdout failed, stop reading: nothing more can be shown.
@@ -232,6 +236,7 @@ struct CommandLineTool {
             if output.failed { break }
         }
         pipeline.finish()
+        invalid += pipeline.deferredProblems
         host.runtime.shutdown()
         pager?.finish()
         // A pager the user quit early closes its input: that is no failure.

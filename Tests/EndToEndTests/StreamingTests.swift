@@ -72,11 +72,14 @@ final class StreamingTests: EndToEndTestCase {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    private func startRender(_ args: [String]) throws -> (Process, FileHandle, OutputCollector, DispatchSemaphore) {
+    private func startRender(_ args: [String], threads: String? = nil) throws
+        -> (Process, FileHandle, OutputCollector, DispatchSemaphore) {
         let process = Process()
         process.executableURL = binary
         process.arguments = ["render"] + args
-        process.environment = cleanEnvironment(renderEnvironment())
+        var environment = renderEnvironment()
+        environment["CELLHOST_THREADS"] = threads
+        process.environment = cleanEnvironment(environment)
         process.currentDirectoryURL = tempRoot
         let input = Pipe()
         let output = Pipe()
@@ -100,8 +103,9 @@ final class StreamingTests: EndToEndTestCase {
         Data((#"{"id":"\#(id)","type":"text","sender":{"id":"u-bob","name":"Bob"},"text":"\#(text)"}"# + "\n").utf8)
     }
 
-    private func checkStreaming(format: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let (process, stdin, output, finished) = try startRender(["-", "--format", format, "--width", "60"])
+    private func checkStreaming(format: String, threads: String? = nil,
+                                file: StaticString = #filePath, line: UInt = #line) throws {
+        let (process, stdin, output, finished) = try startRender(["-", "--format", format, "--width", "60"], threads: threads)
         defer {
             if process.isRunning {
                 process.terminate()
@@ -144,6 +148,17 @@ final class StreamingTests: EndToEndTestCase {
 
     func test_json_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
         try checkStreaming(format: "json")
+    }
+
+    /// With render worker threads the messages are handed back in order as
+    /// soon as the input would wait, not when a batch is full.
+    func test_fourRenderThreads_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
+        try checkStreaming(format: "plain", threads: "4")
+    }
+
+    /// The two-thread pipeline (one render thread) does the same.
+    func test_oneRenderThread_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
+        try checkStreaming(format: "plain", threads: "1")
     }
 
     /// The page's head and each message's element go out as they come.

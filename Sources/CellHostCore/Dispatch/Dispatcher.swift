@@ -123,6 +123,8 @@ public struct Dispatcher {
     /// when given, and calls through libffi.
     static func send(from start: RuntimeClass?, receiver: CellObject, selector: String, types: String?,
                      result: UnsafeMutableRawPointer?, arguments: UnsafePointer<UnsafeMutableRawPointer?>?) -> Int32 {
+        // A render worker thread reaches thread-safe classes only.
+        if let runtime = receiver.cls.runtime, !runtime.mayCall(receiver.cls) { return Int32(CELLHOST_E_WRONG_THREAD) }
         guard let method = start?.lookup(selector) else { return Int32(CELLHOST_E_UNRECOGNIZED_SELECTOR) }
         if let types {
             guard MethodTypeEncoding.canonicalForm(of: types) == method.interface.encoding.canonical else {

@@ -1,5 +1,6 @@
 import CellHostABI
 import Glibc
+import Synchronization
 
 /// One method of a loaded class: selector, encoding, implementation, and the
 /// libffi interface prepared for it.
@@ -82,8 +83,15 @@ public final class RuntimeClass {
     /// to open when it was first needed. Such a class has no methods.
     public internal(set) var unavailable: String?
     private var chainBound = false
-    /// Look-ups along the superclass chain, cached per class.
+    /// Look-ups along the superclass chain, cached per class; guarded by
+    /// `cacheLock` (plugins called concurrently look selectors up with `send`).
     private var cache: [String: Method?] = [:]
+    private let cacheLock = RecursiveLock()
+    /// Its plugin sets CELLHOST_PLUGIN_THREAD_SAFE (true for the host's
+    /// `MessageCell` and `UnknownMessageCell`; false for cells registered
+    /// in-process by an embedding program).
+    public internal(set) var threadSafe = false
+    private let concurrent = Atomic<Bool>(false)
     /// Well-known selectors resolved once along the chain.
     private var wellKnownCache: [Method?]?
 
@@ -118,8 +126,44 @@ public final class RuntimeClass {
         return unavailable
     }
 
+    /// True when render worker threads may call the class: it and all its
+    /// superclasses are thread-safe, and it was readied for it
+    /// (`prepareForConcurrentCalls`).
+    public var isConcurrent: Bool { concurrent.load(ordering: .acquiring) }
+
+    /// True when the class and every superclass are thread-safe.
+    var chainIsThreadSafe: Bool {
+        var current: RuntimeClass? = self
+        while let cls = current {
+            if !cls.threadSafe { return false }
+            current = cls.superclass
+        }
+        return true
+    }
+
+    /// On the thread that owns the runtime: when the class's chain is
+    /// thread-safe and its libraries are open (a library is opened when
+    /// first used, never here), resolves its well-known selectors, so that
+    /// nothing about it changes while workers call it, then lets them
+    /// (`isConcurrent`).
+    func prepareForConcurrentCalls() {
+        guard !isConcurrent, chainIsThreadSafe else { return }
+        if !chainBound {
+            var current: RuntimeClass? = self
+            while let cls = current {
+                if cls.lazyPlugin != nil { return }
+                current = cls.superclass
+            }
+        }
+        guard ensureBound() == nil else { return }
+        _ = lookup(.render)
+        concurrent.store(true, ordering: .releasing)
+    }
+
     /// The method for `selector`, found on this class or the nearest superclass.
     public func lookup(_ selector: String) -> Method? {
+        cacheLock.lock()
+        defer { cacheLock.unlock() }
         if let cached = cache[selector] { return cached }
         if ensureBound() != nil {
             cache[selector] = .some(nil)

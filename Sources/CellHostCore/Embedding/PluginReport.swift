@@ -27,6 +27,7 @@ public struct PluginReport {
                 "\"description\":\(q(plugin.description))", "\"author\":\(q(plugin.author))",
                 "\"license\":\(q(plugin.license))",
                 "\"registers_at_init\":\(plugin.registersAtInit)",
+                "\"thread_safe\":\(plugin.threadSafe)",
             ]
             fields.append("\"classes\":[" + plugin.classes.map(classJSON).joined(separator: ",") + "]")
             fields.append("\"rejected_classes\":[" + plugin.rejectedClasses.map {
@@ -93,6 +94,7 @@ public struct PluginReport {
                 out += "  \(plugin.id ?? "?") \(plugin.version ?? "")  loaded  ABI \(plugin.abi.map { "\($0.major).\($0.minor)" } ?? "?")\n"
                 out += "    file: \(plugin.file)\n"
                 if plugin.registersAtInit { out += "    registers classes at run time (its init runs to describe it)\n" }
+                if plugin.threadSafe { out += "    thread-safe: its classes may be called from several threads at once\n" }
                 if verbose, let description = plugin.description { out += "    \(description)\n" }
                 for cls in plugin.classes {
                     let registered = cls.messageClasses.isEmpty ? "no message class" : cls.messageClasses.joined(separator: ", ")

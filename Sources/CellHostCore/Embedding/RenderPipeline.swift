@@ -6,6 +6,10 @@ import Synchronization
 /// writes them (stage two), in input order. Diagnostics travel through the
 /// same queue, so stderr lines keep their place among the messages.
 ///
+/// With `threads` above 1 (and no plugin in a worker process), stage one
+/// and the wrapping run on that many worker threads instead, and the
+/// caller's thread does the rest in input order (`RenderWorkers`).
+///
 /// Slots are handed over in batches (one lock round-trip per batch, not per
 /// message); a diagnostic, `inputIdle` or `finish` hands over at once, so a
 /// live stream (`tail -f | cellhost render -`) shows each message as it
@@ -47,22 +51,66 @@ public final class RenderPipeline: @unchecked Sendable {
     private var consumedSeen = 0
     private var consumedBytesSeen = 0
     private var started = false
+    /// Stage one on several threads, when asked for (nil: two threads).
+    private var workers: RenderWorkers?
+    /// Records a worker thread could not parse (reported in their place).
+    public private(set) var deferredProblems = 0
 
-    /// `diagnostics` prints one line on stderr; it is called on the output thread.
+    /// `diagnostics` prints one line on stderr; it is called on the output
+    /// thread (with several `threads`: on the caller's).
     /// `byteBudget` bounds the bytes of the records and content queued.
+    /// `threads` above 1 renders on that many worker threads
+    /// (`RenderWorkers`), unless the session runs plugins in worker
+    /// processes (`--isolation`), which are driven from one thread.
     public init(session: RenderSession, capacity: Int = 256, batch: Int = 32, byteBudget: Int = 32 << 20,
-                diagnostics: @escaping (String) -> Void) {
+                threads: Int = 1, diagnostics: @escaping (String) -> Void) {
         self.session = session
-        slots = (0..<max(2, capacity)).map { _ in RenderSlot() }
-        self.batch = max(1, min(batch, slots.count / 2))
+        let parallel = threads > 1 && session.supervisor == nil
+        slots = (0..<(parallel ? 1 : max(2, capacity))).map { _ in RenderSlot() }
+        self.batch = max(1, min(batch, max(1, slots.count / 2)))
         self.byteBudget = max(1, byteBudget)
         self.diagnostics = diagnostics
+        if parallel {
+            workers = RenderWorkers(session: session, threads: threads, capacity: capacity, batch: batch,
+                                    byteBudget: byteBudget) { [unowned self] slot in writeInOrder(slot) }
+        }
     }
 
-    /// Starts the output thread.
+    /// The number of render threads for `cellhost render`:
+    /// `CELLHOST_THREADS` when it is a positive number, else the cores this
+    /// process may run on (`sched_getaffinity`), at most `maximumThreads`.
+    /// 1 means the two-thread pipeline.
+    public static func threadCount(environment: [String: String]) -> Int {
+        if let given = environment["CELLHOST_THREADS"], let count = Int(given), count > 0 {
+            return min(count, maximumThreads)
+        }
+        // Glibc's module hides sched_getaffinity (a _GNU_SOURCE function).
+        typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_getaffinity") {
+            var set = [UInt64](repeating: 0, count: 16) // 1024 CPUs, as cpu_set_t
+            let result = set.withUnsafeMutableBytes {
+                unsafeBitCast(symbol, to: Affinity.self)(0, $0.count, $0.baseAddress)
+            }
+            let count = set.reduce(0) { $0 + $1.nonzeroBitCount }
+            if result == 0 && count > 0 { return min(count, maximumThreads) }
+        }
+        return min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), maximumThreads)
+    }
+
+    /// The most render threads `threadCount` picks.
+    public static let maximumThreads = 16
+
+    /// The number of render worker threads in use (1: the two-thread pipeline).
+    public var threads: Int { workers?.threadCount ?? 1 }
+
+    /// Starts the output thread (with several threads: the workers).
     public func start() {
         guard !started else { return }
         started = true
+        if let workers {
+            workers.start()
+            return
+        }
         let thread = Thread { [self] in runOutput() }
         thread.name = "cellhost-output"
         thread.stackSize = 8 << 20
@@ -75,21 +123,47 @@ public final class RenderPipeline: @unchecked Sendable {
     public var baseDirectory = BaseDirectory.current
     /// Records submitted whose `time` could not be read, and the first of
     /// them (line and text); the caller resets them per input to report them.
-    public var unreadableTimes = 0
-    public var firstUnreadableTime: (line: Int, text: String)?
+    /// With several threads, reading or resetting them waits for every
+    /// record submitted (so each input's records count for that input).
+    public var unreadableTimes: Int {
+        get { workers?.drain(); return unreadable }
+        set { workers?.drain(); unreadable = newValue }
+    }
+    public var firstUnreadableTime: (line: Int, text: String)? {
+        get { workers?.drain(); return firstUnreadable }
+        set { workers?.drain(); firstUnreadable = newValue }
+    }
+    private var unreadable = 0
+    private var firstUnreadable: (line: Int, text: String)?
+
+    private func countTime(_ slot: RenderSlot) {
+        if let text = slot.message.unreadableTime {
+            unreadable += 1
+            if firstUnreadable == nil { firstUnreadable = (slot.line, text) }
+        }
+    }
 
     /// Stage one for a record, then queues it. Throws `JSONSyntaxError` when
     /// the record is not a JSON object (nothing is queued then). A record
     /// whose renderer runs in a worker process waits with the ones after it
     /// until a batch is full (or the input would wait), then the batch goes
     /// to the workers in one round trip.
+    ///
+    /// With several threads the record is parsed on a worker: one that is
+    /// no JSON object is reported in its place instead (as the caller
+    /// would report the error), and counted in `deferredProblems`.
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+        if let workers {
+            workers.submit(bytes, line: line, source: source, baseDirectory: baseDirectory)
+            return
+        }
         let slot = acquire()
         slot.source = source
         slot.baseDirectory = baseDirectory
         slot.line = line
-        current = slot
-        defer { current = nil }
+        let state = session.host.runtime.mainState
+        state.record = slot
+        defer { state.record = nil }
         let done: Bool
         do {
             done = try session.begin(slot, bytes, line: line)
@@ -97,10 +171,7 @@ public final class RenderPipeline: @unchecked Sendable {
             acquired -= 1
             throw error
         }
-        if let text = slot.message.unreadableTime {
-            unreadableTimes += 1
-            if firstUnreadableTime == nil { firstUnreadableTime = (line, text) }
-        }
+        countTime(slot)
         if done && unresolved.isEmpty && inFlight == nil {
             session.complete(slot)
             hand(slot)
@@ -151,18 +222,35 @@ public final class RenderPipeline: @unchecked Sendable {
 
     /// Queues a diagnostic line, printed after the messages before it.
     public func report(_ line: String) {
+        if let workers {
+            workers.drain()
+            session.output.flush()
+            diagnostics(line)
+            return
+        }
         acquire().kind = .diagnostic(line)
         commit(urgent: true)
     }
 
     /// The input would wait: have everything so far written out.
     public func inputIdle() {
+        if let workers {
+            workers.drain()
+            session.output.flush()
+            return
+        }
         acquire().kind = .flush
         commit(urgent: true)
     }
 
     /// Writes everything queued, stops the output thread, and ends the conversation.
     public func finish() {
+        if let workers {
+            workers.stop()
+            session.output.flush()
+            session.finish()
+            return
+        }
         acquire().kind = .end
         commit(urgent: true)
         condition.lock()
@@ -190,7 +278,30 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     /// Bytes queued and not yet written, as the reading thread last saw them (for tests).
-    var bytesInFlightSeen: Int { producedBytes - consumedBytesSeen }
+    var bytesInFlightSeen: Int { workers?.bytesInFlightSeen ?? (producedBytes - consumedBytesSeen) }
+
+    /// With several threads, on the caller's: the rest of a slot a worker
+    /// prepared, in input order, and its output.
+    private func writeInOrder(_ slot: RenderSlot) {
+        if let failure = slot.failure {
+            deferredProblems += 1
+            session.output.flush()
+            diagnostics("\(slot.source):\(slot.line): \(failure)")
+            return
+        }
+        let state = session.host.runtime.mainState
+        state.record = slot
+        defer { state.record = nil }
+        if slot.walk != nil { session.resume(slot) }
+        countTime(slot)
+        session.complete(slot)
+        if !slot.notes.isEmpty || !slot.logs.isEmpty {
+            session.output.flush()
+            for note in slot.notes { diagnostics(note) }
+            for log in slot.logs { session.host.logHandler?(log.plugin, log.level, log.message) }
+        }
+        if !session.output.failed { session.emit(slot) }
+    }
 
     private func commit(urgent: Bool) {
         if urgent { resolvePending() }
@@ -213,8 +324,6 @@ public final class RenderPipeline: @unchecked Sendable {
     private var outputThread: pthread_t?
     /// `produced`, for a crash handler on another thread (the watchdog).
     private let handedOver = Atomic<Int>(0)
-    /// The record being prepared, for the crash diagnostic.
-    private var current: RenderSlot?
 
     /// What was being rendered when the producer thread crashed.
     public struct CrashSite {
@@ -226,19 +335,31 @@ public final class RenderPipeline: @unchecked Sendable {
         public var pluginID: String?
     }
 
-    /// The record in preparation and the class being called, if any.
-    public var crashSite: CrashSite? {
-        guard let slot = current else { return nil }
-        let cls = session.host.runtime.activeClass
+    /// The record the thread of `state` (nil: the calling thread's) was
+    /// preparing, and the class it was calling, if any.
+    public func crashSite(in state: CallState? = nil) -> CrashSite? {
+        let state = state ?? session.host.runtime.state
+        guard let slot = state.record else { return nil }
+        let cls = state.activeClass
         return CrashSite(source: slot.source, line: slot.line, messageID: slot.message.id, className: cls?.name,
                          pluginID: cls?.pluginID)
     }
 
-    /// For a crash handler on the producer thread (a plugin crashed while
-    /// called in this process): hands every complete record to the output
-    /// thread and waits, at most `timeout` seconds, until they are written.
-    /// Returns false when it could not (the crash is on the output thread).
-    public func drainAfterCrash(timeout: Double = 5) -> Bool {
+    /// For a crash handler (a plugin crashed, or hangs, while called in this
+    /// process, on the thread of `state`; nil: the calling thread): has
+    /// every complete record before it written, waiting at most `timeout`
+    /// seconds. Returns false when it could not (the crash is on the output
+    /// thread, or in host code on the thread that writes).
+    public func drainAfterCrash(in state: CallState? = nil, timeout: Double = 5) -> Bool {
+        let state = state ?? session.host.runtime.state
+        if let workers {
+            if state.isWorker { return workers.drainAfterCrash(of: state, timeout: timeout) }
+            // The caller's thread writes in order: what came before is in
+            // the output buffer, which a plugin call does not touch.
+            guard state.activeClass != nil else { return false }
+            session.output.flush()
+            return true
+        }
         condition.lock()
         defer { condition.unlock() }
         if let outputThread, pthread_equal(outputThread, pthread_self()) != 0 { return false }

@@ -28,11 +28,18 @@ final class RenderSlot {
     /// Bytes this slot holds while queued (record and content), for the
     /// pipeline's bound on bytes in flight.
     var weight = 0
+    /// Its content was wrapped and capped already (by a render worker thread).
+    var wrapped = false
+    /// With several render threads: the record as read (parsed on a worker),
+    /// and why it could not be parsed.
+    var record: [UInt8] = []
+    var failure: String?
 
     /// After output: gives back what a large message made the slot grow.
     func releaseLargeBuffers() {
         message.releaseLargeBuffers()
         canvas.releaseLargeBuffers()
+        if record.capacity > 1 << 20 { record = [] }
         weight = 0
     }
 }
@@ -44,7 +51,10 @@ final class RenderSlot {
 /// The work is split in two stages: `prepare` (parsing, the plugins, reply
 /// quotes: everything that touches the runtime) and `emit` (wrapping, chrome,
 /// encoding: host code only), so that `RenderPipeline` can run them on two
-/// threads. `render` runs both in turn.
+/// threads. `render` runs both in turn. With render worker threads
+/// (`RenderWorkers`), `load`, `walk` and `wrap` run on the workers and the
+/// rest (`resume`, `complete`, `emit`) on the thread that owns the runtime,
+/// in input order.
 public final class RenderSession {
     let host: CellHost
     let settings: OutputSettings
@@ -113,11 +123,19 @@ public final class RenderSession {
     /// process can. Returns false when the walk waits for a worker process
     /// (`resolve` then finishes it). Runs on the thread that owns the runtime.
     func begin(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws -> Bool {
+        try load(slot, bytes, line: line)
+        order += 1
+        return walk(slot, order: order)
+    }
+
+    /// Parses a record into `slot` and readies it for its walk. Any thread.
+    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
         try message.load(bytes, me: me)
         slot.kind = .message
         slot.line = line
+        slot.wrapped = false
         slot.canvas.reset()
         // Checked first: removeAll costs a uniqueness check even when empty.
         if !slot.logs.isEmpty { slot.logs.removeAll() }
@@ -125,19 +143,27 @@ public final class RenderSession {
         slot.outcome = nil
         slot.walk = nil
         slot.canvas.limits = limits
+    }
+
+    /// Walks the chain of a loaded record as far as this thread can: on the
+    /// runtime's own thread, to the end or to a class that runs in a worker
+    /// process; on a render worker thread, to the end or to a class that is
+    /// not thread-safe. Returns false when the walk paused (`slot.walk`);
+    /// `resolve` or `resume` finishes it.
+    func walk(_ slot: RenderSlot, order: UInt64) -> Bool {
+        let message = slot.message
         var flags: UInt32 = 0
         if settings.depth != .none { flags |= UInt32(CELLHOST_CONTEXT_COLOR) }
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
         let renderer = self.renderer
         let walk = renderer.start(message)
-        order += 1
         walk.order = order
         let runtime = host.runtime
         runtime.logCapture = slot
         runtime.baseDirectory = slot.baseDirectory
         defer { runtime.logCapture = nil }
-        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil {
+        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil || walk.isPaused {
             slot.walk = walk
             slot.width = contentWidth
             slot.flags = flags
@@ -145,6 +171,19 @@ public final class RenderSession {
         }
         slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
         return true
+    }
+
+    /// On the runtime's own thread: finishes a walk a render worker thread
+    /// paused at a class that is not thread-safe.
+    func resume(_ slot: RenderSlot) {
+        guard slot.outcome == nil, let walk = slot.walk else { return }
+        let runtime = host.runtime
+        runtime.logCapture = slot
+        runtime.baseDirectory = slot.baseDirectory
+        defer { runtime.logCapture = nil }
+        let renderer = self.renderer
+        renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags)
+        slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
     }
 
     /// Finishes the walks of `slots` that wait for workers (one batch per
@@ -210,10 +249,20 @@ public final class RenderSession {
                        baseDirectory: slot.baseDirectory, to: output)
             return
         }
-        Wrapper(width: contentWidth, mode: settings.widthMode).wrap(slot.canvas)
-        slot.canvas.capRows(width: contentWidth)
+        if !slot.wrapped { wrap(slot) }
         chrome.layout(slot.message, slot.canvas, quote: slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
+    }
+
+    /// Wraps the content of a rendered slot to the content width and caps
+    /// its rows: the part of stage two that depends on this message alone,
+    /// so a render worker thread may do it (`--format html` leaves the
+    /// wrapping to the browser).
+    func wrap(_ slot: RenderSlot) {
+        guard html == nil, slot.outcome != nil else { return }
+        Wrapper(width: contentWidth, mode: settings.widthMode).wrap(slot.canvas)
+        slot.canvas.capRows(width: contentWidth)
+        slot.wrapped = true
     }
 
     /// The sender and one-line summary of a remembered message, for a reply

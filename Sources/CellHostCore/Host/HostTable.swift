@@ -112,11 +112,13 @@ enum HostTable {
         table.object_class_name = { object in CellObject.from(object)?.cls.cName }
         table.instance_of = { host, name in
             guard let context = PluginHostContext.from(host), let name,
-                  let runtime = context.runtime, let cls = runtime.classes[String(cString: name)] else { return nil }
+                  let runtime = context.runtime, let cls = runtime.classes[String(cString: name)],
+                  runtime.mayCall(cls) else { return nil }
             return runtime.conversation.instance(of: cls, runtime: runtime).handle
         }
         table.responds_to = { object, selector in
-            guard let object = CellObject.from(object), let selector else { return false }
+            guard let object = CellObject.from(object), let selector,
+                  object.cls.runtime?.mayCall(object.cls) ?? true else { return false }
             return object.cls.lookup(String(cString: selector)) != nil
         }
         table.send = { object, selector, types, result, arguments in

@@ -49,6 +49,11 @@ final class ChainWalk {
     var crashes: [Int: FallbackAttempt] = [:]
 
     init(steps: [Registry.Step]) { self.steps = steps }
+
+    /// True when the walk stopped before its end without an outcome: at a
+    /// step for a worker process, or (on a render worker thread) at a class
+    /// that only the runtime's own thread may call.
+    var isPaused: Bool { outcome == nil && next < steps.count }
 }
 
 /// Walks the registry's chain for a message: asks each candidate in turn
@@ -89,12 +94,18 @@ struct MessageRenderer {
     /// Tries the steps from `walk.next` in this process until one renders,
     /// the steps run out, or (with a supervisor) a step's class runs in a
     /// worker: returns that worker then, with `walk.next` at that step.
+    /// On a render worker thread it also stops at a step whose class may not
+    /// be called concurrently (`RuntimeClass.isConcurrent`), `walk.next` at
+    /// that step: the thread that owns the runtime goes on from there
+    /// (`ChainWalk.isPaused`).
     @discardableResult
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> PluginWorker? {
         let builder = BuilderHandle.handle(canvas)
+        let state = runtime.state
         while walk.outcome == nil && walk.next < walk.steps.count {
             let index = walk.next
             let step = walk.steps[index]
+            if state.isWorker && !step.cls.isConcurrent { return nil }
             if let supervisor {
                 if let reason = supervisor.disabledReason(step.cls, order: walk.order) {
                     if let crashed = walk.crashes[index] {
@@ -111,11 +122,11 @@ struct MessageRenderer {
             }
             walk.next += 1
             beforeStep?(index)
-            runtime.activeClass = step.cls
-            runtime.callProgress.step()
+            state.activeClass = step.cls
+            state.progress.step()
             defer {
-                runtime.callProgress.step()
-                runtime.activeClass = nil
+                state.progress.step()
+                state.activeClass = nil
             }
             if let reason = step.cls.ensureBound() {
                 var failed = Self.attempt(step, "error")
@@ -123,6 +134,8 @@ struct MessageRenderer {
                 walk.attempts.append(failed)
                 continue
             }
+            // Its library is open now: render workers may call it from here on.
+            if !state.isWorker && !step.cls.isConcurrent { step.cls.prepareForConcurrentCalls() }
             let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
             let mark = canvas.mark
             if let check = step.cls.lookup(.canRender) {
@@ -135,7 +148,7 @@ struct MessageRenderer {
                 }
             }
             guard let method = step.cls.lookup(.render) else { continue }
-            if !runtime.lastError.isEmpty { runtime.lastError[method.owner.pluginID] = nil }
+            if !state.lastError.isEmpty { state.lastError[method.owner.pluginID] = nil }
             let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags) {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
@@ -148,7 +161,7 @@ struct MessageRenderer {
                 walk.attempts.append(Self.attempt(step, "declined"))
             } else {
                 var failed = Self.attempt(step, "error")
-                failed.detail = runtime.lastError[method.owner.pluginID]
+                failed.detail = state.lastError[method.owner.pluginID]
                 walk.attempts.append(failed)
             }
         }

@@ -88,9 +88,30 @@ public final class Runtime {
     let hostContext: PluginHostContext
     /// Host contexts of loaded plugins by id (kept alive here).
     var pluginContexts: [String: PluginHostContext] = [:]
+    /// Plugins whose descriptor sets CELLHOST_PLUGIN_THREAD_SAFE; their
+    /// classes are linked as `threadSafe`.
+    var threadSafePlugins: Set<String> = []
+
+    /// Readies every class whose chain is thread-safe and whose libraries
+    /// are open for render worker threads
+    /// (`RuntimeClass.prepareForConcurrentCalls`); returns how many are. A
+    /// library is still opened when first used: on this thread, which then
+    /// readies its classes (`MessageRenderer.advance`). Call on the
+    /// runtime's own thread.
+    @discardableResult
+    func prepareForConcurrentCalls() -> Int {
+        var count = 0
+        for cls in classes.values.sorted(by: { $0.name < $1.name }) {
+            cls.prepareForConcurrentCalls()
+            if cls.isConcurrent { count += 1 }
+        }
+        return count
+    }
 
     public init(dispatcher: Dispatcher = Dispatcher(mode: .direct)) {
         self.dispatcher = dispatcher
+        mainState = CallState(baseDirectory: .current, isWorker: false)
+        states = CallStates(main: mainState)
         hostContext = PluginHostContext(pluginID: HostClasses.pluginID)
         let root = RuntimeClass(name: "MessageCell", pluginID: HostClasses.pluginID, messageClasses: ["text"],
                                 rank: HostClasses.messageCellRank, instanceSize: 0, selectors: selectors)
@@ -108,36 +129,27 @@ public final class Runtime {
             }
             cls.runtime = self
             cls.hostTable = UnsafePointer(hostContext.table)
+            cls.threadSafe = true
             classes[cls.name] = cls
         }
         registry.register(root, forMessageClass: "text")
     }
 
-    /// The directory relative media paths resolve against
-    /// (`cellhost_context.base_directory`): the input file's, or the
-    /// current directory.
-    public var baseDirectory = BaseDirectory.current
+    /// The call state of the thread that owns the runtime (`CallState`);
+    /// render worker threads have their own (`workerStates`).
+    let mainState: CallState
+    let states: CallStates
 
     /// What the "cellhost.output" extension tells plugins.
     public var output = PluginOutput.standard
 
-    /// The last error each plugin logged, to explain a render that failed.
-    var lastError: [String: String] = [:]
-
-    /// The class whose method the render path is calling (for the crash
-    /// diagnostic of `--isolation none`).
-    public internal(set) var activeClass: RuntimeClass?
-    /// Counts the render path's plugin calls (`CallProgress`).
-    public let callProgress = CallProgress()
-
-    /// While set, plugin log lines go here instead of to `diagnostics`: a
-    /// render session keeps them with the message being rendered, so they
-    /// are printed in their place in the output.
-    var logCapture: RenderSlot?
-
+    /// Plugin log lines go to the record the thread is rendering
+    /// (`logCapture`), when there is one: a render session keeps them with
+    /// the message, so they are printed in their place in the output.
     func log(plugin: String, level: cellhost_log_level, message: String) {
-        if level >= Int32(CELLHOST_LOG_ERROR) { lastError[plugin] = Sanitizer.sanitize(message) }
-        if let logCapture {
+        let state = self.state
+        if level >= Int32(CELLHOST_LOG_ERROR) { state.lastError[plugin] = Sanitizer.sanitize(message) }
+        if let logCapture = state.logCapture {
             logCapture.logs.append((plugin, level, Sanitizer.sanitize(message)))
             return
         }
@@ -267,6 +279,7 @@ public final class Runtime {
                                    instanceSize: description.instanceSize, selectors: selectors)
             cls.superclass = superclass
             cls.structAddress = UnsafeRawPointer(bitPattern: description.address)
+            cls.threadSafe = threadSafePlugins.contains(cls.pluginID)
             cls.runtime = self
             if let table = hostTables[pluginID] {
                 cls.hostTable = table
@@ -401,12 +414,19 @@ public final class Runtime {
 }
 
 /// The instances of one conversation, one per class, created on first use.
+///
+/// Render worker threads ask for instances concurrently: the look-up and
+/// the creation hold a lock (recursive: `conversationWillBegin:` may ask for
+/// another instance through `instance_of`).
 final class Conversation {
     private var objects: [ObjectIdentifier: CellObject] = [:]
     private var order: [CellObject] = []
+    private let lock = RecursiveLock()
 
     /// The instance of `cls`, created (and sent `conversationWillBegin:`) on first use.
     func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
+        lock.lock()
+        defer { lock.unlock() }
         if let object = objects[ObjectIdentifier(cls)] { return object }
         let object = CellObject(cls: cls)
         objects[ObjectIdentifier(cls)] = object
@@ -420,6 +440,8 @@ final class Conversation {
     }
 
     func end(runtime: Runtime) {
+        lock.lock()
+        defer { lock.unlock() }
         for object in order {
             guard let method = object.cls.lookup(.conversationDidEnd) else { continue }
             runtime.withContext(for: method.owner, width: 0, messageClass: "", flags: 0) { context in

@@ -13,6 +13,8 @@ enum DescriptorReader {
         var license: String?
         /// The descriptor sets CELLHOST_PLUGIN_REGISTERS_AT_INIT.
         var registersAtInit: Bool
+        /// The descriptor sets CELLHOST_PLUGIN_THREAD_SAFE.
+        var threadSafe: Bool
         var initialize: (@convention(c) (UnsafePointer<cellhost_host>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> Int32)?
         var deinitialize: (@convention(c) (UnsafePointer<cellhost_host>?) -> Void)?
         var extensions: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?
@@ -87,7 +89,7 @@ enum DescriptorReader {
         }
         guard id != HostClasses.pluginID else { throw Invalid(reason: "id '\(id)' is reserved for the host") }
         let version = try string(descriptor.version, "version", required: true) ?? ""
-        let knownFlags = UInt32(CELLHOST_PLUGIN_REGISTERS_AT_INIT)
+        let knownFlags = UInt32(CELLHOST_PLUGIN_REGISTERS_AT_INIT) | UInt32(CELLHOST_PLUGIN_THREAD_SAFE)
         guard descriptor.flags & ~knownFlags == 0 else {
             throw Invalid(reason: "flags 0x\(String(descriptor.flags, radix: 16)) has bits ABI \(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR) does not define")
         }
@@ -125,7 +127,8 @@ enum DescriptorReader {
                            description: try string(descriptor.description, "description", required: false).map(Sanitizer.sanitize),
                            author: try string(descriptor.author, "author", required: false).map(Sanitizer.sanitize),
                            license: try string(descriptor.license, "license", required: false).map(Sanitizer.sanitize),
-                           registersAtInit: descriptor.flags & knownFlags != 0,
+                           registersAtInit: descriptor.flags & UInt32(CELLHOST_PLUGIN_REGISTERS_AT_INIT) != 0,
+                           threadSafe: descriptor.flags & UInt32(CELLHOST_PLUGIN_THREAD_SAFE) != 0,
                            initialize: descriptor.`init`, deinitialize: descriptor.deinit,
                            extensions: descriptor.get_extension,
                            classes: classes, messageClasses: messageClasses)

@@ -95,6 +95,7 @@ final class PluginLibrary {
         record.author = described.author
         record.license = described.license
         record.registersAtInit = described.registersAtInit
+        record.threadSafe = described.threadSafe
         if let existing, existing.pluginID != described.id {
             return fail("plugin id changed from '\(existing.pluginID)' to '\(described.id)' since it was scanned")
         }

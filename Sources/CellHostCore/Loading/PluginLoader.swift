@@ -170,6 +170,7 @@ public struct PluginLoader {
         }
         for index in ordered {
             let id = plugins[index]!.pluginID
+            if records[index].threadSafe { runtime.threadSafePlugins.insert(id) }
             for declaration in records[index].messageClasses {
                 if let refusal = runtime.registry.declare(declaration.name, parent: declaration.parent, by: id) {
                     runtime.log(plugin: id, level: Int32(CELLHOST_LOG_WARNING), message: refusal)

@@ -37,6 +37,9 @@ public struct PluginRecord: Sendable, Codable {
     /// The plugin registers classes from `init`
     /// (CELLHOST_PLUGIN_REGISTERS_AT_INIT), so describing it ran its `init`.
     public var registersAtInit = false
+    /// Its classes may be called from several threads at once
+    /// (CELLHOST_PLUGIN_THREAD_SAFE).
+    public var threadSafe = false
     /// Classes accepted into the runtime (after linking; before it, every
     /// class the plugin described).
     public var classes: [ClassDescription] = []

@@ -14,7 +14,8 @@ extension PluginRecord {
         writer.u8(abi == nil ? 0 : 1)
         writer.u32(abi?.major ?? 0)
         writer.u32(abi?.minor ?? 0)
-        writer.u8(registersAtInit ? 1 : 0)
+        // The descriptor's flags, one bit each (bit 0 alone in older caches).
+        writer.u8((registersAtInit ? 1 : 0) | (threadSafe ? 2 : 0))
         writer.u32(UInt32(classes.count))
         for cls in classes {
             writer.string(cls.name)
@@ -55,7 +56,9 @@ extension PluginRecord {
         let hasABI = try reader.u8() != 0
         let major = try reader.u32(), minor = try reader.u32()
         if hasABI { record.abi = .init(major: major, minor: minor) }
-        record.registersAtInit = try reader.u8() != 0
+        let flags = try reader.u8()
+        record.registersAtInit = flags & 1 != 0
+        record.threadSafe = flags & 2 != 0
         let classCount = try reader.count(limit: 1024)
         record.classes.reserveCapacity(classCount)
         for _ in 0..<classCount {

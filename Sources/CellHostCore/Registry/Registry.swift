@@ -34,7 +34,9 @@ public final class Registry {
     private var candidates: [String: [Candidate]] = [:]
     private(set) var overrides: [String: RuntimeClass] = [:]
     private var order = 0
+    /// Guarded by `chainsLock`: render worker threads ask for chains concurrently.
     private var chains: [String: Chain] = [:]
+    private let chainsLock = RecursiveLock()
     static let maximumCachedChains = 1024
     let unknownCell: RuntimeClass
 
@@ -90,6 +92,8 @@ public final class Registry {
 
     /// The chain of classes to try for a message of class `type` (cached).
     public func chain(for type: String) -> Chain {
+        chainsLock.lock()
+        defer { chainsLock.unlock() }
         if let cached = chains[type] { return cached }
         var steps: [Step] = []
         var seen = Set<ObjectIdentifier>()

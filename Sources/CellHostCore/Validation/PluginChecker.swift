@@ -131,7 +131,8 @@ public struct PluginChecker {
         let counted = { (count: Int, noun: String) in "\(count) \(noun)\(count == 1 ? "" : (noun.hasSuffix("s") ? "es" : "s"))" }
         add(PluginCheck.descriptor, .pass, "\(record.id ?? "?") \(record.version ?? "?"), \(abi), "
             + counted(record.classes.count + record.rejectedClasses.count, "class") + ", "
-            + "declares " + counted(record.messageClasses.count, "message class"))
+            + "declares " + counted(record.messageClasses.count, "message class")
+            + (record.threadSafe ? ", thread-safe (CELLHOST_PLUGIN_THREAD_SAFE)" : ""))
 
         // classes-link
         if !record.rejectedClasses.isEmpty {

@@ -8,6 +8,8 @@
  *   REGISTERS_AT_INIT: set CELLHOST_PLUGIN_REGISTERS_AT_INIT, so that the
  *              scanner runs init to describe the plugin (INIT_* then fire while
  *              scanning; without it init runs first when a class is used)
+ *   THREAD_SAFE: set CELLHOST_PLUGIN_THREAD_SAFE (the class keeps no state),
+ *              so that render worker threads call it
  *
  * Its class HostileCell renders message class "hostile" (declared, child of
  * "text") at rank 50. The constructor appends "ctor\n" to the file named by
@@ -129,9 +131,14 @@ static const cellhost_plugin_descriptor descriptor = {
     .id = PLUGIN_ID,
     .version = "1.0.0",
     .init = init,
+    .flags = 0
 #ifdef REGISTERS_AT_INIT
-    .flags = CELLHOST_PLUGIN_REGISTERS_AT_INIT,
+        | CELLHOST_PLUGIN_REGISTERS_AT_INIT
 #endif
+#ifdef THREAD_SAFE
+        | CELLHOST_PLUGIN_THREAD_SAFE
+#endif
+        ,
     .classes = classes,
     .class_count = 1,
     .message_classes = message_classes,

@@ -88,11 +88,14 @@ struct PluginEntry: Decodable {
     let rejectedClasses: [RejectedClass]
     /// The plugin registers classes from `init` (CELLHOST_PLUGIN_REGISTERS_AT_INIT).
     let registersAtInit: Bool
+    /// Its classes may be called from several threads at once (CELLHOST_PLUGIN_THREAD_SAFE).
+    let threadSafe: Bool
 
     enum CodingKeys: String, CodingKey {
         case file, state, error, id, version, abi, description, author, license, classes
         case rejectedClasses = "rejected_classes"
         case registersAtInit = "registers_at_init"
+        case threadSafe = "thread_safe"
     }
 
     func `class`(_ name: String) -> ClassEntry? {

@@ -628,6 +628,9 @@ pub const CELLHOST_E_INVALID_ARGUMENT: cellhost_status_code = 4;
 pub const CELLHOST_E_REJECTED: cellhost_status_code = 5;
 /// `CELLHOST_E_TOO_LATE` (host.h): `register_*` called outside `init`.
 pub const CELLHOST_E_TOO_LATE: cellhost_status_code = 6;
+/// `CELLHOST_E_WRONG_THREAD` (host.h): `send`/`send_super` from a method on a
+/// render worker thread to a class that is not thread-safe; nothing was called.
+pub const CELLHOST_E_WRONG_THREAD: cellhost_status_code = 7;
 
 /// `cellhost_host` (host.h): the host table given to a plugin (to `init`,
 /// `deinit` and in every context). Each plugin gets its own; it stays valid
@@ -722,6 +725,11 @@ pub const CELLHOST_PLUGIN_ENTRY_SYMBOL: &CStr = cstr(b"cellhost_plugin_entry\0")
 /// `CELLHOST_PLUGIN_REGISTERS_AT_INIT` (plugin.h): the plugin registers
 /// classes or message classes from `init`.
 pub const CELLHOST_PLUGIN_REGISTERS_AT_INIT: u32 = 1 << 0;
+
+/// `CELLHOST_PLUGIN_THREAD_SAFE` (plugin.h): the methods of the plugin's
+/// classes may be called from several threads at once, each call on its own
+/// message; without it the host calls them from one thread for the whole run.
+pub const CELLHOST_PLUGIN_THREAD_SAFE: u32 = 1 << 1;
 
 /// `cellhost_plugin_descriptor` (plugin.h): the description of a plugin.
 /// Plugin-owned; it and everything it points to stay valid until `deinit`.

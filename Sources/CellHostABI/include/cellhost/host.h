@@ -22,7 +22,13 @@
  *   [init-thread]    only from inside the plugin's `init`, on that thread;
  *   [render-thread]  only from inside a call the host made into the plugin
  *                    (`init`, `deinit`, a method), on that thread.
- * In ABI 2.x the host calls into a plugin from one thread at a time.
+ * A plugin without CELLHOST_PLUGIN_THREAD_SAFE (plugin.h) is called from one
+ * thread for the whole run. The methods of a plugin that sets it may run on
+ * several threads at once; every [render-thread] function here, in log.h,
+ * message.h, builder.h and output.h may then be called from each of those
+ * calls concurrently (with the message and builder of that call only): the
+ * host makes them safe to call so. `object_ivars` gives every thread the same
+ * storage: guarding it is the plugin's affair.
  */
 #ifndef CELLHOST_HOST_H
 #define CELLHOST_HOST_H
@@ -56,6 +62,12 @@ enum {
     CELLHOST_E_REJECTED = 5,
     /** `register_*`: called outside `init`. */
     CELLHOST_E_TOO_LATE = 6,
+    /**
+     * `send`, `send_super`: the method found belongs to a class that is not
+     * thread-safe (plugin.h, CELLHOST_PLUGIN_THREAD_SAFE) and the calling
+     * method runs concurrently, off the run's one thread. Nothing was called.
+     */
+    CELLHOST_E_WRONG_THREAD = 7,
 };
 
 typedef struct cellhost_host cellhost_host;
@@ -93,13 +105,18 @@ struct cellhost_host {
     /**
      * [render-thread] The current conversation's instance of the class named
      * `class_name` (created on first use), or NULL when no such class is
-     * registered. Use it to send to another plugin's class.
+     * registered, or when it is not thread-safe and the calling method runs
+     * concurrently (plugin.h). Use it to send to another plugin's class.
      */
     cellhost_object *(*instance_of)(const cellhost_host *host, const char *class_name);
 
     /* ---- dynamic dispatch ---------------------------------------------- */
 
-    /** [render-thread] True when the class chain of `receiver` implements `selector`. */
+    /**
+     * [render-thread] True when the class chain of `receiver` implements
+     * `selector`; false when the calling method runs concurrently and the
+     * receiver's class is not thread-safe (plugin.h), as `send` would refuse.
+     */
     bool (*responds_to)(cellhost_object *receiver, const char *selector);
     /**
      * [render-thread] Call `selector` on `receiver`, looked up along its
@@ -109,7 +126,8 @@ struct cellhost_host {
      * ignore it. When `types` is non-NULL the call is refused with
      * CELLHOST_E_SIGNATURE_MISMATCH unless it equals the method's encoding;
      * pass it whenever you can. Returns CELLHOST_OK,
-     * CELLHOST_E_UNRECOGNIZED_SELECTOR, CELLHOST_E_SIGNATURE_MISMATCH or
+     * CELLHOST_E_UNRECOGNIZED_SELECTOR, CELLHOST_E_SIGNATURE_MISMATCH,
+     * CELLHOST_E_WRONG_THREAD (plugin.h, CELLHOST_PLUGIN_THREAD_SAFE) or
      * CELLHOST_E_INVALID_ARGUMENT (NULL receiver or selector).
      */
     cellhost_status_code (*send)(cellhost_object *receiver, const char *selector, const char *types,

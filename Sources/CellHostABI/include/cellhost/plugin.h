@@ -16,7 +16,9 @@
  * the end, for every `init` that succeeded.
  *
  * Threading: the entry, `init`, `deinit` and `get_extension` are called on
- * the host's loading thread, one plugin at a time.
+ * the host's loading thread, one plugin at a time. Which threads call the
+ * methods of the plugin's classes is up to CELLHOST_PLUGIN_THREAD_SAFE
+ * (below).
  */
 #ifndef CELLHOST_PLUGIN_H
 #define CELLHOST_PLUGIN_H
@@ -42,6 +44,35 @@ enum {
      * this flag those calls return CELLHOST_E_REJECTED.
      */
     CELLHOST_PLUGIN_REGISTERS_AT_INIT = 1 << 0,
+    /**
+     * The methods of the plugin's classes may be called from several
+     * threads at once.
+     *
+     * What the plugin promises when it sets this flag: any method of any of
+     * its classes may run on any thread, at the same time as other methods
+     * of its classes (the same method too, on the same instance too), each
+     * call on a different message. Whatever the plugin keeps between calls
+     * (instance variables, statics, caches) it guards itself.
+     *
+     * What the host promises, with or without the flag: the `message`,
+     * `context` and `builder` of one call are used by one thread only, the
+     * thread of that call, and only during it; calls that nest (`send`,
+     * `send_super`) run on the thread of the call they nest in.
+     *
+     * What the host promises without the flag: every call to a method of
+     * the plugin's classes during a run (a `cellhost render`, or the life
+     * of an embedding `RenderSession`) is made from one thread, the same
+     * thread for the whole run, one call at a time (nested calls aside).
+     * A class counts as thread-safe only when its plugin and the plugins
+     * of all its superclasses set the flag; the host's own classes
+     * (MessageCell, UnknownMessageCell) are thread-safe.
+     *
+     * From a method called concurrently (on a thread other than the
+     * run's one thread), `send`, `send_super` and `instance_of` refuse to
+     * reach a class that is not thread-safe (host.h: CELLHOST_E_WRONG_THREAD,
+     * NULL). The threading of each host function is given in host.h.
+     */
+    CELLHOST_PLUGIN_THREAD_SAFE = 1 << 1,
 };
 
 /**

@@ -17,8 +17,10 @@
  *   ^T pointer to T   {name} opaque struct (behind ^ only)
  *   {name=T...} struct passed by value   r const (ignored for calling)
  *
- * Threading: the host sends every selector on its render thread, one call at
- * a time.
+ * Threading: the host sends every selector to a plugin without
+ * CELLHOST_PLUGIN_THREAD_SAFE on one thread, one call at a time; to a plugin
+ * with it, on several threads at once, each call on its own message
+ * (plugin.h).
  */
 #ifndef CELLHOST_SELECTORS_H
 #define CELLHOST_SELECTORS_H

@@ -204,6 +204,7 @@ int main(void) {
     CONST(CELLHOST_E_INVALID_ARGUMENT);
     CONST(CELLHOST_E_REJECTED);
     CONST(CELLHOST_E_TOO_LATE);
+    CONST(CELLHOST_E_WRONG_THREAD);
     STRUCT(cellhost_host);
     FIELD(cellhost_host, abi);
     FIELD(cellhost_host, struct_size);
@@ -229,6 +230,7 @@ int main(void) {
     /* plugin.h */
     STRING(CELLHOST_PLUGIN_ENTRY_SYMBOL);
     CONST(CELLHOST_PLUGIN_REGISTERS_AT_INIT);
+    CONST(CELLHOST_PLUGIN_THREAD_SAFE);
     POINTER_TYPE(cellhost_plugin_entry_fn);
     STRUCT(cellhost_plugin_descriptor);
     FIELD(cellhost_plugin_descriptor, abi);

@@ -174,6 +174,7 @@ fn main() {
     int!(CELLHOST_E_INVALID_ARGUMENT);
     int!(CELLHOST_E_REJECTED);
     int!(CELLHOST_E_TOO_LATE);
+    int!(CELLHOST_E_WRONG_THREAD);
     layout!(cellhost_host { abi, struct_size, reserved, host_data, get_extension, object_ivars, object_class_name, instance_of, responds_to, send, send_super, register_class, register_message_class });
     // samples.h
     string!(CELLHOST_EXT_SAMPLES);
@@ -181,6 +182,7 @@ fn main() {
     // plugin.h
     string!(CELLHOST_PLUGIN_ENTRY_SYMBOL);
     int!(CELLHOST_PLUGIN_REGISTERS_AT_INIT);
+    int!(CELLHOST_PLUGIN_THREAD_SAFE);
     pointer_type!(cellhost_plugin_entry_fn);
     layout!(cellhost_plugin_descriptor { abi, struct_size, flags, id, version, description, author, license, init, deinit, classes, class_count, message_class_count, message_classes, get_extension });
 }

@@ -1,0 +1,281 @@
+import Foundation
+import Synchronization
+
+/// Stage one on several threads: `RenderPipeline` with `threads > 1`.
+///
+/// The thread that owns the runtime (the caller's: it submits the records)
+/// copies each record into a slot of a ring and publishes it; N worker
+/// threads take published slots in turn, parse them, walk their chain as far
+/// as thread-safe classes go (CELLHOST_PLUGIN_THREAD_SAFE) and wrap the
+/// content. The owning thread then takes the slots back in input order and
+/// does everything that depends on the order or on classes that are not
+/// thread-safe: it finishes a walk a worker paused, works out reply quotes
+/// and remembers the record (`RenderSession.complete`), lays out the chrome
+/// (which depends on the message before), encodes and writes, with
+/// diagnostics in their place. So the output is the same bytes as with one
+/// thread, and a plugin without the flag is called from one thread only.
+///
+/// The owning thread takes back finished slots whenever it submits one, and
+/// all of them (waiting for the workers) when the input would wait
+/// (`drain`), so a live stream still shows each message as it arrives.
+///
+/// Memory in flight is bounded as in the two-thread pipeline: by the ring's
+/// slots, and by `byteBudget` bytes of records and content (the owning
+/// thread takes back the oldest slot, waiting for it, while more are in
+/// flight; one record more, and what the workers are rendering, may pass).
+///
+/// Thread safety: a slot belongs to the owning thread until it is
+/// published, then to the worker that claims it until its `done` flag is
+/// set, then to the owning thread again. `published`, `claimed` and
+/// `stopping` are guarded by `work`; `done` flags and `ownerWaiting` are
+/// sequentially consistent atomics (the owner sets `ownerWaiting`, then
+/// reads a flag; a worker sets a flag, then reads `ownerWaiting`: one of
+/// them sees the other, so a wake-up is never lost).
+final class RenderWorkers: @unchecked Sendable {
+    private final class Flag: Sendable { let value = Atomic<Bool>(false) }
+
+    private let session: RenderSession
+    private let slots: [RenderSlot]
+    private let done: [Flag]
+    private let threads: Int
+    private let batch: Int
+    private let byteBudget: Int
+    private let emit: (RenderSlot) -> Void
+    private let work = NSCondition()
+    private let finished = NSCondition()
+    private let ownerWaiting = Atomic<Bool>(false)
+    /// Bytes of records submitted and content rendered, not yet written.
+    private let bytesInFlight = Atomic<Int>(0)
+    // Guarded by `work`:
+    private var published = 0
+    private var claimed = 0
+    private var stopping = false
+    private var running = 0
+    // The owning thread's:
+    private var acquired = 0
+    private var returned = 0
+    private var states: [CallState] = []
+
+    /// `emit` writes a finished slot, in input order, on the owning thread.
+    init(session: RenderSession, threads: Int, capacity: Int, batch: Int, byteBudget: Int,
+         emit: @escaping (RenderSlot) -> Void) {
+        self.session = session
+        self.threads = max(1, threads)
+        let count = max(2 * self.threads, capacity)
+        slots = (0..<count).map { _ in RenderSlot() }
+        done = (0..<count).map { _ in Flag() }
+        self.batch = max(1, min(batch, count / 2))
+        self.byteBudget = max(1, byteBudget)
+        self.emit = emit
+    }
+
+    /// Readies the thread-safe classes and starts the workers.
+    func start() {
+        let runtime = session.host.runtime
+        runtime.prepareForConcurrentCalls()
+        for index in 0..<threads {
+            let state = runtime.makeWorkerState(baseDirectory: runtime.baseDirectory)
+            states.append(state)
+            let thread = Thread { [self] in run(state) }
+            thread.name = "cellhost-render-\(index + 1)"
+            thread.stackSize = 8 << 20
+            work.lock()
+            running += 1
+            work.unlock()
+            thread.start()
+        }
+    }
+
+    /// The number of worker threads.
+    var threadCount: Int { threads }
+
+    /// Bytes in flight as last counted (for tests).
+    var bytesInFlightSeen: Int { bytesInFlight.load(ordering: .relaxed) }
+
+    /// Queues a copy of a record for the workers. Slots the workers have
+    /// finished are written first; when the ring or the byte budget is
+    /// full, the oldest slot is waited for.
+    func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, source: String, baseDirectory: BaseDirectory) {
+        returnFinished()
+        while acquired - returned >= slots.count
+                || (acquired > returned && bytesInFlight.load(ordering: .relaxed) > byteBudget) {
+            returnOldest()
+        }
+        let index = acquired % slots.count
+        let slot = slots[index]
+        slot.record.removeAll(keepingCapacity: true)
+        slot.record.append(contentsOf: bytes)
+        slot.line = line
+        slot.source = source
+        slot.baseDirectory = baseDirectory
+        slot.sequence = UInt64(acquired + 1)
+        slot.weight = bytes.count
+        bytesInFlight.add(bytes.count, ordering: .relaxed)
+        done[index].value.store(false, ordering: .relaxed)
+        acquired += 1
+        if acquired - published >= batch { publish() }
+    }
+
+    /// Writes every slot submitted, waiting for the workers.
+    func drain() {
+        while returned < acquired { returnOldest() }
+    }
+
+    /// Drains, then stops the workers.
+    func stop() {
+        drain()
+        work.lock()
+        stopping = true
+        work.broadcast()
+        work.unlock()
+        finished.lock()
+        while running > 0 { finished.wait() }
+        finished.unlock()
+        let runtime = session.host.runtime
+        for state in states { runtime.retire(state) }
+        states.removeAll()
+    }
+
+    /// Hands the slots submitted so far to the workers.
+    private func publish() {
+        work.lock()
+        if published < acquired {
+            published = acquired
+            work.broadcast()
+        }
+        work.unlock()
+    }
+
+    /// Writes the slots at the front of the ring that the workers have finished.
+    private func returnFinished() {
+        while returned < published && done[returned % slots.count].value.load(ordering: .acquiring) {
+            finishInOrder(returned)
+        }
+    }
+
+    /// Writes the oldest slot in flight, waiting for its worker.
+    private func returnOldest() {
+        let index = returned % slots.count
+        let flag = done[index]
+        if !flag.value.load(ordering: .acquiring) {
+            if published <= returned { publish() }
+            finished.lock()
+            ownerWaiting.store(true, ordering: .sequentiallyConsistent)
+            while !flag.value.load(ordering: .sequentiallyConsistent) {
+                if crashed.load(ordering: .acquiring) == returned + 1 {
+                    finished.unlock()
+                    stopAtCrash()
+                }
+                finished.wait()
+            }
+            ownerWaiting.store(false, ordering: .relaxed)
+            finished.unlock()
+        }
+        finishInOrder(returned)
+    }
+
+    /// The owning thread's part of one slot, in input order.
+    private func finishInOrder(_ position: Int) {
+        let slot = slots[position % slots.count]
+        if crashed.load(ordering: .acquiring) == position + 1 { stopAtCrash() }
+        returned = position + 1
+        let counted = slot.weight
+        emit(slot)
+        bytesInFlight.subtract(counted, ordering: .relaxed)
+        slot.releaseLargeBuffers()
+    }
+
+    // MARK: After a crash
+
+    /// The position + 1 of the slot a worker crashed (or hung) on; 0: none.
+    private let crashed = Atomic<Int>(0)
+    private var drained = false
+
+    /// For a crash handler: the worker whose call state is `state` crashed
+    /// or hangs. The owning thread writes every slot before its record,
+    /// then stops; waits for that, at most `timeout` seconds. Returns false
+    /// when it could not (the slot is unknown, or the owning thread does
+    /// not come).
+    func drainAfterCrash(of state: CallState, timeout: Double) -> Bool {
+        guard let slot = state.record, slot.sequence > 0 else { return false }
+        finished.lock()
+        defer { finished.unlock() }
+        crashed.store(Int(slot.sequence), ordering: .releasing)
+        finished.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !drained {
+            if !finished.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
+    /// On the owning thread, at the slot a worker crashed on: everything
+    /// before it is written; flush, say so, and wait for the crash handler
+    /// to end the process.
+    private func stopAtCrash() -> Never {
+        session.output.flush()
+        finished.lock()
+        drained = true
+        finished.broadcast()
+        while true { finished.wait() }
+    }
+
+    /// A worker: takes published slots, a few at a time, until stopped.
+    private func run(_ state: CallState) {
+        state.install()
+        // A crash handler set with SA_ONSTACK runs on this thread's own
+        // alternate stack (a stack overflow in a plugin included).
+        let alternateSize = 256 << 10
+        if let memory = malloc(alternateSize) {
+            var stack = stack_t(ss_sp: memory, ss_flags: 0, ss_size: alternateSize)
+            sigaltstack(&stack, nil)
+        }
+        defer {
+            CallState.uninstall()
+            finished.lock()
+            running -= 1
+            finished.broadcast()
+            finished.unlock()
+        }
+        while true {
+            work.lock()
+            while claimed == published && !stopping { work.wait() }
+            if claimed == published {
+                work.unlock()
+                return
+            }
+            // Share what is there among the threads, a few slots each.
+            let count = min(8, max(1, (published - claimed) / threads))
+            let first = claimed
+            claimed += count
+            work.unlock()
+            for position in first..<(first + count) {
+                let index = position % slots.count
+                prepare(slots[index], state)
+                done[index].value.store(true, ordering: .sequentiallyConsistent)
+            }
+            if ownerWaiting.load(ordering: .sequentiallyConsistent) {
+                finished.lock()
+                finished.broadcast()
+                finished.unlock()
+            }
+        }
+    }
+
+    /// Stage one of a slot on a worker: parse, walk, wrap.
+    private func prepare(_ slot: RenderSlot, _ state: CallState) {
+        state.record = slot
+        defer { state.record = nil }
+        slot.failure = nil
+        do {
+            try slot.record.withUnsafeBufferPointer { try session.load(slot, $0, line: slot.line) }
+        } catch {
+            slot.failure = "\(error)"
+            return
+        }
+        if session.walk(slot, order: slot.sequence) { session.wrap(slot) }
+        let content = slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
+        slot.weight += content
+        bytesInFlight.add(content, ordering: .relaxed)
+    }
+}
