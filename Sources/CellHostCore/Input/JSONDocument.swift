@@ -153,6 +153,15 @@ private struct TapeParser {
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
+    /// The high bit of each byte of `word` that equals `byte` is set (the
+    /// lowest such bit exactly; bits above a match may be set spuriously).
+    @inline(__always)
+    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & 0x8080_8080_8080_8080
+    }
+
     /// Strings keep their raw bytes; escapes are checked here and decoded on
     /// demand. Invalid UTF-8 and raw control characters are accepted: they are
     /// repaired or made visible when the text is shown, so no message is lost.
@@ -162,6 +171,19 @@ private struct TapeParser {
         let start = position
         var escaped = false
         while position < bytes.count {
+            // Eight bytes at a time up to the next quote or backslash.
+            if let base = bytes.baseAddress {
+                while position + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    let stops = Self.bytesEqual(word, 0x22) | Self.bytesEqual(word, 0x5C)
+                    if stops != 0 {
+                        position += stops.trailingZeroBitCount >> 3
+                        break
+                    }
+                    position += 8
+                }
+                if position >= bytes.count { break }
+            }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 nodes.append(.init(kind: .string, escaped: escaped, start: Int32(start), end: Int32(position), next: 0, count: 0))

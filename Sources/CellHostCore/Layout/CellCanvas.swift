@@ -77,8 +77,8 @@ public final class CellCanvas {
     var outputLines: [Line] = []
     var clusters: [Cluster] = []
     /// The wrapper's word and spaces being collected (kept for their capacity).
-    var wordSegments: [Wrapper.Segment] = []
-    var spaceSegments: [Wrapper.Segment] = []
+    var wordSegments = SegmentList()
+    var spaceSegments = SegmentList()
 
     /// The per-message caps (`OutputLimits`), enforced while building.
     var limits = OutputLimits.standard
@@ -93,6 +93,11 @@ public final class CellCanvas {
 
     public init() {
         bytes.reserveCapacity(4096)
+    }
+
+    deinit {
+        wordSegments.deallocate()
+        spaceSegments.deallocate()
     }
 
     func reset() {

@@ -19,8 +19,6 @@ struct Wrapper {
         canvas.contentLines = []
         var state = State(width: width, mode: mode, firstPiece: output.pieces.count, word: canvas.wordSegments,
                           spaces: canvas.spaceSegments)
-        canvas.wordSegments = []
-        canvas.spaceSegments = []
         canvas.bytes.withUnsafeBufferPointer { bytes in
             for item in canvas.items {
                 switch item {
@@ -123,29 +121,29 @@ struct Wrapper {
         var firstPiece: Int
         var lineWidth = 0
         /// The word being collected, and the spaces before it.
-        var word: [Segment]
+        var word: SegmentList
         var wordWidth = 0
-        var spaces: [Segment]
+        var spaces: SegmentList
         var spaceWidth = 0
         var paragraphStart = true
 
-        init(width: Int, mode: WidthMode, firstPiece: Int, word: [Segment], spaces: [Segment]) {
+        init(width: Int, mode: WidthMode, firstPiece: Int, word: SegmentList, spaces: SegmentList) {
             self.width = width
             self.mode = mode
             self.firstPiece = firstPiece
             self.word = word
             self.spaces = spaces
-            self.word.removeAll(keepingCapacity: true)
-            self.spaces.removeAll(keepingCapacity: true)
+            self.word.removeAll()
+            self.spaces.removeAll()
         }
 
         /// Adds `cluster` to the last segment of `segments` when it continues
         /// it, else starts a segment.
         @inline(__always)
-        static func collect(_ cluster: Cluster, _ style: Style, into segments: inout [Segment]) {
-            if let last = segments.indices.last, segments[last].end == cluster.start, segments[last].style == style {
-                segments[last].end = cluster.end
-                segments[last].width += cluster.width
+        static func collect(_ cluster: Cluster, _ style: Style, into segments: inout SegmentList) {
+            if let last = segments.last, last.pointee.end == cluster.start, last.pointee.style == style {
+                last.pointee.end = cluster.end
+                last.pointee.width += cluster.width
             } else {
                 segments.append(Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
             }
@@ -171,7 +169,7 @@ struct Wrapper {
 
         /// Forgets the spaces collected (they end a line).
         mutating func dropSpaces() {
-            if !spaces.isEmpty { spaces.removeAll(keepingCapacity: true) }
+            spaces.removeAll()
             spaceWidth = 0
         }
 
@@ -202,17 +200,17 @@ struct Wrapper {
             guard !word.isEmpty else { return }
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
-                if keepSpaces { for space in spaces { emit(space.start, space.end, space.width, space.style, &output) } }
+                if keepSpaces { for space in spaces.segments { emit(space.start, space.end, space.width, space.style, &output) } }
             } else if lineWidth > 0 {
                 // The word goes to a fresh line (cut between clusters if longer than one).
                 endLine(&output)
             }
             if lineWidth + wordWidth <= width {
-                for segment in word { emit(segment.start, segment.end, segment.width, segment.style, &output) }
+                for segment in word.segments { emit(segment.start, segment.end, segment.width, segment.style, &output) }
             } else {
-                for segment in word { cut(segment, bytes, &output) }
+                for segment in word.segments { cut(segment, bytes, &output) }
             }
-            word.removeAll(keepingCapacity: true)
+            word.removeAll()
             dropSpaces()
             wordWidth = 0
             paragraphStart = false
