@@ -1,4 +1,5 @@
 internal import CellHostABI
+import Glibc
 
 /// The plugin-wide state of CellKit. Each plugin `.so` links its own copy of
 /// CellKit, so this is per plugin. What `init` and the descriptor set is
@@ -131,12 +132,13 @@ struct CStringCache {
 
     /// True when `text` (NUL-terminated) has exactly the bytes of `string`.
     private static func equal(_ string: String, _ text: UnsafePointer<CChar>) -> Bool {
-        var index = 0
-        for byte in string.utf8 {
-            guard UInt8(bitPattern: text[index]) == byte else { return false }
-            index += 1
+        var string = string
+        return string.withUTF8 { bytes in
+            // strncmp stops at the NUL of a shorter `text`.
+            guard let base = bytes.baseAddress else { return text[0] == 0 }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { strncmp(text, $0, bytes.count) } == 0
+                && text[bytes.count] == 0
         }
-        return text[index] == 0
     }
 }
 

@@ -77,9 +77,11 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     /// The number of render threads for `cellhost render`:
-    /// `CELLHOST_THREADS` when it is a positive number, else the cores this
-    /// process may run on (`sched_getaffinity`), at most `maximumThreads`.
-    /// 1 means the two-thread pipeline.
+    /// `CELLHOST_THREADS` when it is a positive number, else one less than
+    /// the cores this process may run on (`sched_getaffinity`; the reading
+    /// thread, which keeps input order, needs a core of its own), at least 1
+    /// and at most `maximumThreads`. 1 means the two-thread pipeline, which
+    /// on two cores is faster than one worker beside the reading thread.
     public static func threadCount(environment: [String: String]) -> Int {
         if let given = environment["CELLHOST_THREADS"], let count = Int(given), count > 0 {
             return min(count, maximumThreads)
@@ -92,9 +94,9 @@ public final class RenderPipeline: @unchecked Sendable {
                 unsafeBitCast(symbol, to: Affinity.self)(0, $0.count, $0.baseAddress)
             }
             let count = set.reduce(0) { $0 + $1.nonzeroBitCount }
-            if result == 0 && count > 0 { return min(count, maximumThreads) }
+            if result == 0 && count > 0 { return min(max(1, count - 1), maximumThreads) }
         }
-        return min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))), maximumThreads)
+        return min(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1), maximumThreads)
     }
 
     /// The most render threads `threadCount` picks.

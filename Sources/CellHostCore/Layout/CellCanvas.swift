@@ -194,6 +194,14 @@ public final class CellCanvas {
         var lineStart = 0
         var index = 0
         while index <= text.count {
+            // The next line end (memchr), or the end of the text.
+            if index < text.count, let base = text.baseAddress {
+                if let hit = memchr(base + index, 0x0A, text.count - index) {
+                    index = UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+                } else {
+                    index = text.count
+                }
+            }
             if index == text.count || text[index] == 0x0A {
                 var end = index
                 if end > lineStart, text[end - 1] == 0x0D { end -= 1 }

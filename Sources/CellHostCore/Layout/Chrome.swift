@@ -21,6 +21,8 @@ final class Chrome {
     /// Sender colours in order of first appearance, so the first six people
     /// of a conversation never share one; later senders hash (bounded memory).
     private var senderColors: [String: Int] = [:]
+    /// The width of each delivery status's text (fixed), measured once.
+    private var statusWidths = [Int](repeating: -1, count: 6)
     /// This conversation's local-time cache (never shared between sessions).
     private let times = LocalTimeCache()
 
@@ -242,9 +244,17 @@ final class Chrome {
     private func footer(_ message: Message, _ canvas: CellCanvas) -> Range<Int>? {
         let first = canvas.pieces.count
         var total = 0
-        func add(_ text: String, _ style: Style) {
+        func add(_ text: String, _ style: Style, knownWidth: Int? = nil) {
             let separator = canvas.pieces.count > first ? 2 : 0
-            let piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
+            let piece: Piece
+            if let knownWidth, knownWidth <= contentWidth {
+                // Fixed chrome text, measured before: no sanitizing or measuring.
+                let start = canvas.bytes.count
+                canvas.bytes.append(contentsOf: text.utf8)
+                piece = Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(knownWidth), style: style)
+            } else {
+                piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
+            }
             // Keep the footer within the content width: later parts are dropped.
             guard canvas.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
             if separator > 0 { canvas.pieces.append(.padding(separator)) }
@@ -256,7 +266,11 @@ final class Chrome {
             if !reactions.isEmpty { add(reactions, []) }
         }
         if message.isEdited { add("edited", [.muted, .emphasis]) }
-        if message.isOutgoing, let status = Chrome.statusText(message.status) { add(status.text, status.style) }
+        if message.isOutgoing, let status = Chrome.statusText(message.status) {
+            let index = Int(message.status.rawValue)
+            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: status.text, mode: mode) }
+            add(status.text, status.style, knownWidth: statusWidths[index])
+        }
         return canvas.pieces.count > first ? first..<canvas.pieces.count : nil
     }
 
