@@ -80,6 +80,7 @@ measure() {
         rc=0
         case $tool in
             cellhost) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
+            cellhost-json) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format json --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
             jq) /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$? ;;
             parse-only) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$PARSE_ONLY" "$file" >/dev/null 2>"$ef" || rc=$? ;;
             cat) /usr/bin/time -f '%e %M %U %S' -o "$tf" cat "$file" >/dev/null 2>"$ef" || rc=$? ;;
@@ -134,7 +135,8 @@ for n in "${SIZES[@]}"; do
     read -r jw jr jc < <(measure jq "$file")
     read -r pw pr pc < <(measure parse-only "$file")
     read -r kw kr kc < <(measure cat "$file")
-    rows+=("$mix $n $size $cw $cr $cc $jw $jr $jc $pw $pc $kw")
+    read -r sw sr sc < <(measure cellhost-json "$file")
+    rows+=("$mix $n $size $cw $cr $cc $jw $jr $jc $pw $pc $kw $sw $sc $sr")
 done
 done
 
@@ -144,15 +146,16 @@ printf '%s\n' "${rows[@]}" | awk '
     function rate(n, w) { return w > 0 ? n / w : 0 }
     function ratio(a, b) { return b > 0 ? a / b : 0 }
     BEGIN {
-        printf "| %5s | %8s | %8s | %15s | %12s | %10s | %9s | %13s | %10s | %12s | %12s | %16s | %9s |\n",
+        printf "| %5s | %8s | %8s | %15s | %12s | %10s | %9s | %13s | %10s | %12s | %12s | %16s | %9s | %14s | %14s | %12s |\n",
             "mix", "N", "input MB", "cellhost msgs/s", "jq msgs/s", "× jq wall", "× jq CPU",
-            "cellhost RSS", "cellhost CPU", "jq CPU", "parse-only CPU", "render ÷ parse CPU", "cat wall"
-        print "|:------|---------:|---------:|----------------:|-------------:|-----------:|----------:|--------------:|-----------:|-------------:|-------------:|-----------------:|----------:|"
+            "cellhost RSS", "cellhost CPU", "jq CPU", "parse-only CPU", "render ÷ parse CPU", "cat wall",
+            "json × jq wall", "json × jq CPU", "json RSS"
+        print "|:------|---------:|---------:|----------------:|-------------:|-----------:|----------:|--------------:|-----------:|-------------:|-------------:|-----------------:|----------:|---------------:|---------------:|-------------:|"
     }
     {
-        printf "| %5s | %8d | %8.1f | %15.0f | %12.0f | %10.2f | %9.2f | %10.1f MB | %8.2f s | %10.2f s | %10.2f s | %16.1f | %7.3f s |\n",
+        printf "| %5s | %8d | %8.1f | %15.0f | %12.0f | %10.2f | %9.2f | %10.1f MB | %8.2f s | %10.2f s | %10.2f s | %16.1f | %7.3f s | %14.2f | %14.2f | %9.1f MB |\n",
             $1, $2, $3 / 1e6, rate($2, $4), rate($2, $7), ratio($7, $4), ratio($9, $6), $5 / 1024, $6, $9, $11,
-            ratio($6, $11), $12
+            ratio($6, $11), $12, ratio($7, $13), ratio($9, $14), $15 / 1024
     }'
 
 if [ "$DISPATCH_SHARE" = 1 ]; then

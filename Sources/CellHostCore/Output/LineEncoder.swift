@@ -1,22 +1,27 @@
 /// Writes a laid-out message in one of the output formats.
 struct LineEncoder {
     let settings: OutputSettings
+    /// One plain line at a time for `--format json`, reused for every
+    /// message (it reserves 64 KiB).
+    private let scratch = OutputBuffer(fd: -1)
+
+    init(settings: OutputSettings) { self.settings = settings }
 
     func write(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
         switch settings.format {
         case .json: writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
         case .plain, .ansi, .html:
+            let colored = settings.format == .ansi && settings.depth != .none
             for index in canvas.outputLines.indices {
-                writeLine(canvas, index, to: out)
+                writeLine(canvas, index, colored: colored, to: out)
                 out.append(0x0A)
             }
         }
         out.flushIfFull()
     }
 
-    private func writeLine(_ canvas: CellCanvas, _ index: Int, to out: OutputBuffer) {
+    private func writeLine(_ canvas: CellCanvas, _ index: Int, colored: Bool, to out: OutputBuffer) {
         let line = canvas.outputLines[index]
-        let colored = settings.format == .ansi && settings.depth != .none
         // Trailing padding is never written.
         var end = Int(line.endPiece)
         while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
@@ -90,12 +95,10 @@ struct LineEncoder {
             out.append("null")
         }
         out.append(",\"lines\":[")
-        let plain = LineEncoder(settings: OutputSettings(format: .plain, depth: .none, width: settings.width))
-        let scratch = OutputBuffer(fd: -1)
         for index in canvas.outputLines.indices {
             if index > 0 { out.append(0x2C) }
             scratch.bytes.removeAll(keepingCapacity: true)
-            plain.writeLine(canvas, index, to: scratch)
+            writeLine(canvas, index, colored: false, to: scratch)
             scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
         }
         out.append("],\"rows\":[")
@@ -168,19 +171,23 @@ enum JSONText {
     /// backslashes and every control character.
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(0x22)
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for byte in bytes {
+        // Bytes that need no escape are copied a run at a time.
+        var runStart = 0
+        for (position, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+            if position > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position])) }
+            runStart = position + 1
             switch byte {
             case 0x22: out.append(0x5C); out.append(0x22)
             case 0x5C: out.append(0x5C); out.append(0x5C)
             case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0..<0x20, 0x7F:
+            default:
+                let hex: StaticString = "0123456789abcdef"
                 out.append("\\u00")
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+                out.append(hex.utf8Start[Int(byte >> 4)])
+                out.append(hex.utf8Start[Int(byte & 0xF)])
             }
         }
+        if bytes.count > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         out.append(0x22)
     }
 
