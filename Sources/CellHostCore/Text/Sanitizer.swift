@@ -56,6 +56,18 @@ public enum Sanitizer {
         var position = start
         let count = input.count
         while position < count {
+            // Eight bytes of printable ASCII at a time.
+            if let base = input.baseAddress {
+                while position + 8 <= count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                    // A byte >= 0x80, < 0x20 (subtracting 0x20 borrows) or 0x7F (adding 1 carries).
+                    let unsafe = (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
+                    if unsafe != 0 { break }
+                    position += 8
+                }
+                if position >= count { break }
+            }
             let byte = input[position]
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
             if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
