@@ -193,9 +193,7 @@ final class Chrome {
                 canvas.pieces.append(.padding(1))
                 for index in range { canvas.pieces.append(canvas.pieces[index]) }
             }
-            var total: Int32 = 0
-            for index in lineStart..<canvas.pieces.count { total += canvas.pieces[index].width }
-            canvas.outputLines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(canvas.pieces.count), width: total))
+            endLine(from: lineStart, canvas)
         }
         if let quoteLine { bubbleLine(quoteLine) }
         for index in canvas.contentLines.indices {
@@ -231,9 +229,7 @@ final class Chrome {
                 canvas.pieces.append(.padding(1))
                 canvas.pieces.append(rule(max(0, width - lineWidth - 2) - max(0, width - lineWidth - 2) / 2, canvas, double: true))
             }
-            var total: Int32 = 0
-            for index in start..<canvas.pieces.count { total += canvas.pieces[index].width }
-            canvas.outputLines.append(Line(firstPiece: Int32(start), endPiece: Int32(canvas.pieces.count), width: total))
+            endLine(from: start, canvas)
         }
     }
 
@@ -283,31 +279,38 @@ final class Chrome {
     }
 
     private func header(_ header: Frame.Header, outgoing: Bool, _ canvas: CellCanvas) {
+        let first = canvas.pieces.count
         let time = header.time
         if outgoing {
             guard let time else { return }
             let piece = fitted(time, style: .muted, maxWidth: width, canvas)
-            emit([.padding(width - Int(piece.width)), piece], canvas)
+            add(.padding(width - Int(piece.width)), canvas)
+            add(piece, canvas)
         } else {
-            var pieces: [Piece] = []
             if !header.name.isEmpty {
                 let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
-                pieces.append(fitted(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
-                                     maxWidth: max(1, width - timeWidth), canvas))
+                add(fitted(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
+                           maxWidth: max(1, width - timeWidth), canvas), canvas)
             }
             if let time {
-                if !pieces.isEmpty { pieces.append(.padding(1)) }
-                pieces.append(fitted(pieces.isEmpty ? time : "· " + time, style: .muted, maxWidth: width, canvas))
+                let afterName = canvas.pieces.count > first
+                if afterName { add(.padding(1), canvas) }
+                add(fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, canvas), canvas)
             }
-            if !pieces.isEmpty { emit(pieces, canvas) }
+            guard canvas.pieces.count > first else { return }
         }
+        endLine(from: first, canvas)
     }
 
     private func separator(_ label: String, _ canvas: CellCanvas) {
+        let first = canvas.pieces.count
         let text = fitted(" \(label) ", style: .separator, maxWidth: width, canvas)
         let remaining = width - Int(text.width)
         let left = remaining / 2
-        emit([rule(left, canvas), text, rule(remaining - left, canvas)], canvas)
+        add(rule(left, canvas), canvas)
+        add(text, canvas)
+        add(rule(remaining - left, canvas), canvas)
+        endLine(from: first, canvas)
     }
 
     private func rule(_ columns: Int, _ canvas: CellCanvas, double: Bool = false) -> Piece {
@@ -317,15 +320,17 @@ final class Chrome {
         return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(max(0, columns)), style: .separator)
     }
 
-    private func blankLine(_ canvas: CellCanvas) { emit([], canvas) }
+    private func blankLine(_ canvas: CellCanvas) { endLine(from: canvas.pieces.count, canvas) }
 
-    private func emit(_ pieces: [Piece], _ canvas: CellCanvas) {
-        let first = canvas.pieces.count
+    /// Appends a piece of a chrome line; padding of no columns is left out.
+    private func add(_ piece: Piece, _ canvas: CellCanvas) {
+        if piece.width > 0 || piece.start >= 0 { canvas.pieces.append(piece) }
+    }
+
+    /// Ends the chrome line made of the pieces from `first` on.
+    private func endLine(from first: Int, _ canvas: CellCanvas) {
         var total: Int32 = 0
-        for piece in pieces where piece.width > 0 || piece.start >= 0 {
-            canvas.pieces.append(piece)
-            total += piece.width
-        }
+        for index in first..<canvas.pieces.count { total += canvas.pieces[index].width }
         canvas.outputLines.append(Line(firstPiece: Int32(first), endPiece: Int32(canvas.pieces.count), width: total))
     }
 
@@ -342,47 +347,66 @@ final class Chrome {
             // Printable ASCII: one column per byte.
             return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(length), style: style)
         }
-        canvas.clusters.removeAll(keepingCapacity: true)
-        canvas.bytes.withUnsafeBufferPointer { DisplayWidth.clusters($0, start..<canvas.bytes.count, mode: mode, into: &canvas.clusters) }
-        var total = 0
-        for cluster in canvas.clusters { total += Int(cluster.width) }
-        if total <= maxWidth { return compact(start, total, style, canvas) }
-        var used = 0
-        var kept: [Cluster] = []
-        for cluster in canvas.clusters {
-            if used + Int(cluster.width) > max(0, maxWidth - 1) { break }
-            kept.append(cluster)
-            used += Int(cluster.width)
+        let (end, width, ellipsis) = canvas.bytes.withUnsafeMutableBufferPointer {
+            Chrome.fit($0, from: start, maxWidth: maxWidth, mode: mode)
         }
-        var output: [UInt8] = []
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for cluster in kept { output.append(contentsOf: bytes[Int(cluster.start)..<Int(cluster.end)]) }
-        }
-        if maxWidth >= 1 { output.append(contentsOf: [0xE2, 0x80, 0xA6]); used += 1 } // …
-        canvas.bytes.removeSubrange(start...)
-        canvas.bytes.append(contentsOf: output)
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(used), style: style)
+        canvas.bytes.removeSubrange(end...)
+        if ellipsis { canvas.bytes.append(contentsOf: [0xE2, 0x80, 0xA6]) } // …
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
     }
 
-    /// Rewrites the bytes after `start` to exactly the clusters' bytes (dropping
-    /// marks beyond the per-cluster limit).
-    private func compact(_ start: Int, _ width: Int, _ style: Style, _ canvas: CellCanvas) -> Piece {
-        var contiguous = true
-        var expected = Int32(start)
-        for cluster in canvas.clusters {
-            if cluster.start != expected { contiguous = false; break }
-            expected = cluster.end
+    /// Cuts sanitized `bytes[start...]` to `maxWidth` columns in place and
+    /// returns where the kept text ends and the width with the ellipsis:
+    /// whole when it fits, else the clusters that fit in `maxWidth - 1`
+    /// columns and `ellipsis` true, for the caller to append "…" (nothing at
+    /// all when `maxWidth` < 1). Marks beyond a cluster's
+    /// limit are dropped. Clusters are measured only until the text is known
+    /// not to fit, so a long reply preview costs what its first line costs;
+    /// bytes move only towards `start`, so the cut needs no copy.
+    static func fit(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int, maxWidth: Int,
+                    mode: WidthMode) -> (end: Int, width: Int, ellipsis: Bool) {
+        guard let base = bytes.baseAddress else { return (start, 0, false) }
+        let limit = max(0, maxWidth - 1)
+        var scanner = ClusterScanner(UnsafeBufferPointer(bytes), start..<bytes.count, mode: mode)
+        // `write`: end of the clusters kept so far (all of them while the
+        // text fits); `cut`, `cutWidth`: the same within `limit` columns.
+        var write = start
+        var total = 0
+        var cut = start
+        var cutWidth = 0
+        var cutClosed = false
+        func keep(_ from: Int, _ count: Int) {
+            if write != from { memmove(base + write, base + from, count) }
+            write += count
         }
-        if contiguous && Int(expected) == canvas.bytes.count {
-            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
+        while let cluster = scanner.next() {
+            let width = Int(cluster.width)
+            if total + width > maxWidth {
+                // Too wide: what fits in `limit` columns, then the ellipsis.
+                if !cutClosed, cluster.isRun, cutWidth < limit {
+                    let take = min(limit - cutWidth, width)
+                    keep(Int(cluster.start), take)
+                    cut = write
+                    cutWidth += take
+                }
+                return maxWidth >= 1 ? (cut, cutWidth + 1, true) : (cut, 0, false)
+            }
+            keep(Int(cluster.start), Int(cluster.end - cluster.start))
+            total += width
+            if !cutClosed {
+                if cutWidth + width <= limit {
+                    cut = write
+                    cutWidth += width
+                } else {
+                    if cluster.isRun, cutWidth < limit {
+                        cut = write - width + (limit - cutWidth)
+                        cutWidth = limit
+                    }
+                    cutClosed = true
+                }
+            }
         }
-        var output: [UInt8] = []
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for cluster in canvas.clusters { output.append(contentsOf: bytes[Int(cluster.start)..<Int(cluster.end)]) }
-        }
-        canvas.bytes.removeSubrange(start...)
-        canvas.bytes.append(contentsOf: output)
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
+        return (write, total, false)
     }
 
     // MARK: Formatting
@@ -437,12 +461,20 @@ final class Chrome {
         return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
     }
 
+    /// `HH:MM`, built in place (a small string: no allocation).
     func clock(_ seconds: Double) -> String {
         let parts = localTime(seconds)
-        return Chrome.twoDigits(Int(parts.tm_hour)) + ":" + Chrome.twoDigits(Int(parts.tm_min))
+        let hour = UInt8(clamping: min(max(parts.tm_hour, 0), 99))
+        let minute = UInt8(clamping: min(max(parts.tm_min, 0), 99))
+        return String(unsafeUninitializedCapacity: 5) { text in
+            text[0] = 0x30 + hour / 10
+            text[1] = 0x30 + hour % 10
+            text[2] = 0x3A // :
+            text[3] = 0x30 + minute / 10
+            text[4] = 0x30 + minute % 10
+            return 5
+        }
     }
-
-    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
