@@ -34,6 +34,7 @@ struct Wrapper {
                     state.flushWord(bytes, &output)
                     state.dropSpaces()
                     if state.lineWidth > 0 { state.endLine(&output) }
+                    state.flushPending(&output)
                     let cells = min(Int(count), width)
                     for index in Int(start)..<(Int(start) + cells) {
                         let piece = Wrapper.blockCell(canvas.blockCells[index], canvas)
@@ -46,6 +47,7 @@ struct Wrapper {
             }
             state.flushWord(bytes, &output)
         }
+        state.flushPending(&output)
         if state.lineWidth > 0 || output.lines.isEmpty || output.pieces.count > state.firstPiece {
             state.endLine(&output)
         }
@@ -126,6 +128,11 @@ struct Wrapper {
         var spaces: SegmentList
         var spaceWidth = 0
         var paragraphStart = true
+        /// The last piece of the line, still growing: appended to the
+        /// output when a piece that does not continue it comes, or the
+        /// line ends.
+        var pending = Piece(start: -1, end: -1, width: 0, style: [])
+        var hasPending = false
 
         init(width: Int, mode: WidthMode, firstPiece: Int, word: SegmentList, spaces: SegmentList) {
             self.width = width
@@ -173,27 +180,35 @@ struct Wrapper {
             spaceWidth = 0
         }
 
+        /// Appends the pending piece, if any.
+        @inline(__always)
+        mutating func flushPending(_ output: inout Output) {
+            if hasPending {
+                output.pieces.append(pending)
+                hasPending = false
+            }
+        }
+
         mutating func endLine(_ output: inout Output) {
+            flushPending(&output)
             output.lines.append(Line(firstPiece: Int32(firstPiece), endPiece: Int32(output.pieces.count), width: Int32(lineWidth)))
             firstPiece = output.pieces.count
             lineWidth = 0
         }
 
         /// Appends `start..<end` (of `width` columns) in `style` to the line,
-        /// extending the last piece when it continues it.
+        /// extending the pending piece when it continues it.
         @inline(__always)
         mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style, _ output: inout Output) {
-            if output.pieces.count > firstPiece {
-                let last = output.pieces.count - 1
-                if output.pieces[last].end == start, output.pieces[last].style == style, output.pieces[last].start >= 0 {
-                    output.pieces[last].end = end
-                    output.pieces[last].width += width
-                    lineWidth += Int(width)
-                    return
-                }
-            }
-            output.pieces.append(Piece(start: start, end: end, width: width, style: style))
             lineWidth += Int(width)
+            if hasPending, pending.end == start, pending.style == style {
+                pending.end = end
+                pending.width += width
+                return
+            }
+            flushPending(&output)
+            pending = Piece(start: start, end: end, width: width, style: style)
+            hasPending = true
         }
 
         mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {

@@ -72,32 +72,25 @@ enum ANSIStyle {
         let r = Int(value >> 16 & 0xFF), g = Int(value >> 8 & 0xFF), b = Int(value & 0xFF)
         switch depth {
         case .trueColor:
-            appendNumber(background ? 48 : 38, to: out)
+            out.appendDecimal(background ? 48 : 38)
             out.append(UInt8(ascii: ";"))
             out.append(UInt8(ascii: "2"))
             for channel in [r, g, b] {
                 out.append(UInt8(ascii: ";"))
-                appendNumber(channel, to: out)
+                out.appendDecimal(channel)
             }
         case .ansi256:
             func level(_ c: Int) -> Int { c < 48 ? 0 : c < 115 ? 1 : (c - 35) / 40 }
-            appendNumber(background ? 48 : 38, to: out)
+            out.appendDecimal(background ? 48 : 38)
             out.append(UInt8(ascii: ";"))
             out.append(UInt8(ascii: "5"))
             out.append(UInt8(ascii: ";"))
-            appendNumber(16 + 36 * level(r) + 6 * level(g) + level(b), to: out)
+            out.appendDecimal(16 + 36 * level(r) + 6 * level(g) + level(b))
         default:
             let bright = (r + g + b) > 382
             let code = (r > 127 ? 1 : 0) | (g > 127 ? 2 : 0) | (b > 127 ? 4 : 0)
-            appendNumber((background ? 40 : 30) + code + (bright ? 60 : 0), to: out)
+            out.appendDecimal((background ? 40 : 30) + code + (bright ? 60 : 0))
         }
-    }
-
-    /// A number from 0 to 999 in decimal.
-    private static func appendNumber(_ value: Int, to out: OutputBuffer) {
-        if value >= 100 { out.append(UInt8(48 + value / 100)) }
-        if value >= 10 { out.append(UInt8(48 + value / 10 % 10)) }
-        out.append(UInt8(48 + value % 10))
     }
 
     static func color(index: Int, depth: ColorDepth) -> String {

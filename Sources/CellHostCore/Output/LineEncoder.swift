@@ -67,7 +67,9 @@ struct LineEncoder {
         JSONText.append(message.id.isEmpty ? nil : message.id, to: out)
         out.append(",\"type\":")
         JSONText.append(message.typeIsMissing ? nil : message.type, to: out)
-        out.append(",\"line\":\(line),\"class\":")
+        out.append(",\"line\":")
+        out.appendDecimal(line)
+        out.append(",\"class\":")
         JSONText.append(outcome.cls.name, to: out)
         out.append(",\"plugin\":")
         JSONText.append(outcome.cls.pluginID, to: out)
@@ -173,7 +175,9 @@ enum JSONText {
         out.append(0x22)
         // Bytes that need no escape are copied a run at a time.
         var runStart = 0
-        for (position, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+        var position = nextEscape(bytes, from: 0)
+        while position < bytes.count {
+            let byte = bytes[position]
             if position > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<position])) }
             runStart = position + 1
             switch byte {
@@ -186,9 +190,39 @@ enum JSONText {
                 out.append(hex.utf8Start[Int(byte >> 4)])
                 out.append(hex.utf8Start[Int(byte & 0xF)])
             }
+            position = nextEscape(bytes, from: position + 1)
         }
         if bytes.count > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         out.append(0x22)
+    }
+
+    /// The position of the first byte from `start` on that needs an escape
+    /// (a control character, `"`, `\` or DEL), or `bytes.count`: eight
+    /// bytes at a time, then one at a time.
+    @inline(__always)
+    static func nextEscape(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            // A byte of `zero(v)` has its high bit set where `v`'s byte is 0;
+            // the lowest such byte is exact (borrows only move up).
+            @inline(__always) func zero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
+            while index + 8 <= bytes.count {
+                let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let flags = ((chunk &- 0x2020_2020_2020_2020) & ~chunk // below 0x20
+                             | zero(chunk ^ 0x2222_2222_2222_2222)
+                             | zero(chunk ^ 0x5C5C_5C5C_5C5C_5C5C)
+                             | zero(chunk ^ 0x7F7F_7F7F_7F7F_7F7F)) & 0x8080_8080_8080_8080
+                if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return index }
+            index += 1
+        }
+        return index
     }
 
     /// A JSON string literal for `value`.

@@ -31,10 +31,30 @@ public final class OutputBuffer {
     @inline(__always)
     func append(_ data: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: data) }
 
-    func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
 
+    /// `count` spaces (none when `count` <= 0).
     func appendSpaces(_ count: Int) {
-        for _ in 0..<max(0, count) { bytes.append(0x20) }
+        guard count > 0 else { return }
+        bytes.append(contentsOf: repeatElement(0x20, count: count))
+    }
+
+    /// `value` in decimal.
+    func appendDecimal(_ value: Int) {
+        if value < 0 { bytes.append(0x2D) } // -
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in // UInt64.max has 20
+            var index = digits.count
+            repeat {
+                index -= 1
+                digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0 && index > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
     }
 
     /// Writes when more than 64 KiB are pending. A buffer without a

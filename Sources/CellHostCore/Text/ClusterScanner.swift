@@ -45,7 +45,7 @@ struct ClusterScanner {
             // A run of spaces or of other printable ASCII. Its last byte
             // belongs to the next cluster's start when a mark follows.
             let isSpace = first == 0x20
-            var index = start + 1
+            var index = isSpace ? start + 1 : letterRunEnd(from: start + 1)
             while index < end {
                 let byte = bytes[index]
                 if byte >= 0x80 || (byte == 0x20) != isSpace { break }
@@ -63,6 +63,26 @@ struct ClusterScanner {
             }
         }
         return mode == .wcwidth ? codePointUnit() : graphemeCluster()
+    }
+
+    /// Skips ASCII other than spaces from `index` eight bytes at a time and
+    /// returns the first position of the last (partial) eight, or of a
+    /// space or byte >= 0x80, whichever comes first; the caller finishes the
+    /// run a byte at a time.
+    @inline(__always)
+    private func letterRunEnd(from index: Int) -> Int {
+        guard let base = bytes.baseAddress else { return index }
+        var index = index
+        while index + 8 <= end {
+            let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte of `spaces` is zero where `chunk` has a space; the
+            // lowest flagged byte is exact (little-endian, borrows only move up).
+            let spaces = chunk ^ 0x2020_2020_2020_2020
+            let stops = ((spaces &- 0x0101_0101_0101_0101) & ~spaces | chunk) & 0x8080_8080_8080_8080
+            if stops != 0 { return index + stops.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        return index
     }
 
     /// The code point at `position`, its length, and its properties.

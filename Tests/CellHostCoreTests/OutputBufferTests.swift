@@ -1,0 +1,59 @@
+import XCTest
+@testable import CellHostCore
+
+/// The output buffer's number and padding writers, and the JSON string
+/// escaper's eight-bytes-at-a-time scan, against the obvious versions.
+final class OutputBufferTests: XCTestCase {
+    func test_appendDecimal_writesWhatStringDescribingWrites() {
+        let values = [0, 1, 9, 10, 99, 100, 255, 1000, 65_535, 1_000_000, -1, -10, -999, Int.max, Int.min, Int.min + 1]
+        for value in values + (0..<200).map({ _ in Int.random(in: Int.min...Int.max) }) {
+            let out = OutputBuffer(fd: -1)
+            out.appendDecimal(value)
+            XCTAssertEqual(String(decoding: out.bytes, as: UTF8.self), String(value))
+        }
+    }
+
+    func test_appendSpaces_writesExactlyTheCount_andNothingForZeroOrLess() {
+        for count in [-5, 0, 1, 7, 300] {
+            let out = OutputBuffer(fd: -1)
+            out.append(0x41)
+            out.appendSpaces(count)
+            XCTAssertEqual(out.bytes, [0x41] + [UInt8](repeating: 0x20, count: max(0, count)))
+        }
+    }
+
+    /// Escapes a byte at a time: `"`, `\`, newline and the other control
+    /// characters and DEL; every other byte as it is.
+    static func referenceJSONString(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = [0x22]
+        for byte in bytes {
+            switch byte {
+            case 0x22: output += Array(#"\""#.utf8)
+            case 0x5C: output += Array(#"\\"#.utf8)
+            case 0x0A: output += Array(#"\n"#.utf8)
+            case 0..<0x20, 0x7F: output += Array(String(format: "\\u%04x", Int(byte)).utf8)
+            default: output.append(byte)
+            }
+        }
+        return output + [0x22]
+    }
+
+    func test_jsonString_escapesLikeTheByteByByteReference_onRandomBytes() {
+        var generator = SystemRandomNumberGenerator()
+        // Mostly printable text, so that runs of eight clean bytes occur,
+        // with every byte value that needs (or nearly needs) an escape.
+        let special: [UInt8] = [0x00, 0x01, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        for _ in 0..<5000 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes: [UInt8] = (0..<length).map { _ in
+                Int.random(in: 0..<6, using: &generator) == 0
+                    ? special.randomElement(using: &generator)!
+                    : UInt8.random(in: 0x20...0x7E, using: &generator)
+            }
+            let out = OutputBuffer(fd: -1)
+            bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
+            XCTAssertEqual(out.bytes, Self.referenceJSONString(bytes), "\(bytes)")
+            if out.bytes != Self.referenceJSONString(bytes) { return }
+        }
+    }
+}
