@@ -127,7 +127,7 @@ enum HTMLMedia {
         out.append(mime)
         out.append(";base64,")
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        out.bytes.reserveCapacity(out.bytes.count + (bytes.count + 2) / 3 * 4)
+        out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)
         var index = 0
         while index + 3 <= bytes.count {
             let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])

@@ -99,9 +99,9 @@ struct LineEncoder {
         out.append(",\"lines\":[")
         for index in canvas.outputLines.indices {
             if index > 0 { out.append(0x2C) }
-            scratch.bytes.removeAll(keepingCapacity: true)
+            scratch.removeAll()
             writeLine(canvas, index, colored: false, to: scratch)
-            scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
+            scratch.withBytes { JSONText.appendString($0, to: out) }
         }
         out.append("],\"rows\":[")
         writeColoredRows(canvas, scratch: scratch, to: out)
@@ -125,7 +125,7 @@ struct LineEncoder {
                 var firstSpan = true
                 while position < pieces.upperBound {
                     let piece = canvas.pieces[position]
-                    scratch.bytes.removeAll(keepingCapacity: true)
+                    scratch.removeAll()
                     var next = position
                     while next < pieces.upperBound, Self.sameColors(canvas.pieces[next], piece) {
                         let each = canvas.pieces[next]
@@ -138,7 +138,7 @@ struct LineEncoder {
                     }
                     out.append(firstSpan ? "{\"text\":" : ",{\"text\":")
                     firstSpan = false
-                    scratch.bytes.withUnsafeBufferPointer { JSONText.appendString($0, to: out) }
+                    scratch.withBytes { JSONText.appendString($0, to: out) }
                     if piece.style.contains(.customForeground) { out.append(",\"fg\":\"\(Self.hex(piece.foreground))\"") }
                     if piece.style.contains(.customBackground) { out.append(",\"bg\":\"\(Self.hex(piece.background))\"") }
                     out.append("}")

@@ -5,7 +5,13 @@ import Synchronization
 /// when the input side is about to wait, so streaming input shows promptly.
 public final class OutputBuffer {
     let fd: Int32
-    var bytes: [UInt8] = []
+    /// The pending bytes, in memory the buffer manages itself: an append
+    /// is a capacity check and a copy, with none of an array's uniqueness
+    /// checks (the output thread appends a few dozen pieces per message).
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are pending.
+    private(set) var count = 0
     /// The `errno` of the first failed write, 0 while none failed. Atomic: the
     /// output thread sets it, the reading thread polls it to stop reading.
     private let failure = Atomic<Int32>(0)
@@ -22,29 +28,66 @@ public final class OutputBuffer {
 
     public init(fd: Int32) {
         self.fd = fd
-        bytes.reserveCapacity(1 << 16)
+        capacity = 1 << 16
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// A copy of the pending bytes.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+    /// Calls `body` with the pending bytes (valid only during the call).
+    func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    /// Forgets the pending bytes, keeping the memory.
+    func removeAll() { count = 0 }
+
+    /// Makes room for `total` pending bytes.
+    func reserveCapacity(_ total: Int) {
+        guard total > capacity else { return }
+        var larger = capacity
+        while larger < total { larger = larger > Int.max / 2 ? total : larger * 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        grown.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity = larger
     }
 
     @inline(__always)
-    func append(_ byte: UInt8) { bytes.append(byte) }
+    func append(_ byte: UInt8) {
+        if count == capacity { reserveCapacity(count + 1) }
+        storage[count] = byte
+        count += 1
+    }
 
     @inline(__always)
-    func append(_ data: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: data) }
+    func append(_ data: UnsafeBufferPointer<UInt8>) {
+        guard let source = data.baseAddress, data.count > 0 else { return }
+        if data.count > capacity - count { reserveCapacity(count + data.count) }
+        (storage + count).update(from: source, count: data.count)
+        count += data.count
+    }
 
     func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append($0) }
     }
 
     /// `count` spaces (none when `count` <= 0).
-    func appendSpaces(_ count: Int) {
-        guard count > 0 else { return }
-        bytes.append(contentsOf: repeatElement(0x20, count: count))
+    func appendSpaces(_ spaces: Int) {
+        guard spaces > 0 else { return }
+        if spaces > capacity - count { reserveCapacity(count + spaces) }
+        (storage + count).update(repeating: 0x20, count: spaces)
+        count += spaces
     }
 
     /// `value` in decimal.
     func appendDecimal(_ value: Int) {
-        if value < 0 { bytes.append(0x2D) } // -
+        if value < 0 { append(0x2D) } // -
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in // UInt64.max has 20
             var index = digits.count
@@ -53,22 +96,22 @@ public final class OutputBuffer {
                 digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0 && index > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+            append(UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
 
     /// Writes when more than 64 KiB are pending. A buffer without a
     /// descriptor (fd < 0) only collects.
-    func flushIfFull() { if fd >= 0 && bytes.count >= 1 << 16 { flush() } }
+    func flushIfFull() { if fd >= 0 && count >= 1 << 16 { flush() } }
 
     /// Writes everything pending.
     public func flush() {
         guard fd >= 0 else { return }
-        defer { bytes.removeAll(keepingCapacity: true) }
+        defer { count = 0 }
         guard !failed else { return }
         var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < count {
+            let written = write(fd, storage + offset, count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failure.store(errno == 0 ? EIO : errno, ordering: .releasing)
