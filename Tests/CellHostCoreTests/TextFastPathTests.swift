@@ -179,3 +179,38 @@ enum ReferenceClusters {
         return output
     }
 }
+
+/// The wrapper's all-ASCII path takes the same clusters as the scanner.
+final class WrapperASCIIPathTests: XCTestCase {
+    func test_asciiRuns_areTheScannersClusters_onRandomASCIIText() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab  .,-Z9 ".utf8) + [0x21, 0x7E]
+        for _ in 0..<2000 {
+            let text: [UInt8] = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            text.withUnsafeBufferPointer { bytes in
+                XCTAssertTrue(Wrapper.isASCII(bytes, 0..<bytes.count))
+                var fast: [[Int32]] = []
+                Wrapper.forEachASCIIRun(bytes, 0..<bytes.count) { fast.append([$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0]) }
+                for mode in WidthMode.allCases {
+                    var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
+                    var reference: [[Int32]] = []
+                    while let cluster = scanner.next() {
+                        XCTAssertTrue(cluster.isRun)
+                        reference.append([cluster.start, cluster.end, cluster.width, cluster.isSpace ? 1 : 0])
+                    }
+                    XCTAssertEqual(fast, reference, String(decoding: text, as: UTF8.self))
+                }
+            }
+        }
+    }
+
+    func test_isASCII_isFalse_forAnyByteFromOx80_atEveryPosition() {
+        for length in 1...20 {
+            for position in 0..<length {
+                var text = [UInt8](repeating: 0x61, count: length)
+                text[position] = 0xC3
+                text.withUnsafeBufferPointer { XCTAssertFalse(Wrapper.isASCII($0, 0..<$0.count), "\(length) \(position)") }
+            }
+        }
+    }
+}

@@ -295,11 +295,25 @@ final class Chrome {
             if let time {
                 let afterName = canvas.pieces.count > first
                 if afterName { add(.padding(1), canvas) }
-                add(fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, canvas), canvas)
+                add(timePiece(time, afterName: afterName, canvas), canvas)
             }
             guard canvas.pieces.count > first else { return }
         }
         endLine(from: first, canvas)
+    }
+
+    /// The header's time, after "· " when it follows a name. `clock`'s
+    /// `HH:MM` is printable ASCII, one column a byte: no sanitizing or
+    /// measuring unless the line is too narrow for it.
+    private func timePiece(_ time: String, afterName: Bool, _ canvas: CellCanvas) -> Piece {
+        let columns = time.utf8.count + (afterName ? 2 : 0)
+        guard columns <= width, time.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+            return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, canvas)
+        }
+        let start = canvas.bytes.count
+        if afterName { canvas.bytes += [0xC2, 0xB7, 0x20] } // "· "
+        canvas.bytes.append(contentsOf: time.utf8)
+        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(columns), style: .muted)
     }
 
     private func separator(_ label: String, _ canvas: CellCanvas) {
@@ -422,20 +436,28 @@ final class Chrome {
         }
     }
 
+    /// The reactions line: each emoji (its first 8 characters) with its
+    /// count when above 1, two spaces apart; "" when there are none.
     static func reactions(_ message: Message) -> String {
         let document = message.document
         guard let list = document.member(JSONDocument.root, "reactions"), document.kind(list) == .array else { return "" }
-        var parts: [String] = []
+        var text: [UInt8] = []
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
-                  let emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+                  var emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
             // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
             guard count >= 1 else { continue }
-            let shown = count > 999_999 ? "999999+" : "\(count)"
-            parts.append(count == 1 ? String(emoji.prefix(8)) : "\(emoji.prefix(8)) \(shown)")
+            if !text.isEmpty { text += [0x20, 0x20] }
+            // Up to 8 bytes hold at most 8 characters: no need to count them.
+            if emoji.utf8.count > 8 { emoji = String(emoji.prefix(8)) }
+            emoji.withUTF8 { text.append(contentsOf: $0) }
+            if count > 1 {
+                text.append(0x20)
+                text += count > 999_999 ? Array("999999+".utf8) : Array(String(count).utf8)
+            }
         }
-        return parts.joined(separator: "  ")
+        return String(decoding: text, as: UTF8.self)
     }
 
     private func colorIndex(_ sender: String) -> Int {

@@ -23,6 +23,10 @@ struct Wrapper {
             for item in canvas.items {
                 switch item {
                 case let .text(start, end, style):
+                    if Wrapper.isASCII(bytes, Int(start)..<Int(end)) {
+                        state.addASCII(bytes, Int(start)..<Int(end), style, &output)
+                        continue
+                    }
                     var scanner = ClusterScanner(bytes, Int(start)..<Int(end), mode: mode)
                     while let cluster = scanner.next() { state.add(cluster, style, bytes, &output) }
                 case .lineBreak:
@@ -56,6 +60,40 @@ struct Wrapper {
         state.dropSpaces()
         canvas.wordSegments = state.word
         canvas.spaceSegments = state.spaces
+    }
+
+    /// True when `bytes[range]` is all ASCII (sanitized text: printable),
+    /// checked eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard let base = bytes.baseAddress, range.upperBound <= bytes.count, range.lowerBound >= 0 else { return false }
+        var index = range.lowerBound
+        var high: UInt64 = 0
+        while index + 8 <= range.upperBound {
+            high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            index += 8
+        }
+        while index < range.upperBound {
+            high |= UInt64(base[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// Calls `body` with the clusters of all-ASCII `bytes[range]`: runs of
+    /// spaces and of other characters, one column a byte (what
+    /// `ClusterScanner` gives for such text; a test compares).
+    @inline(__always)
+    static func forEachASCIIRun(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Cluster) -> Void) {
+        var index = range.lowerBound
+        let end = range.upperBound
+        while index < end {
+            let start = index
+            let isSpace = bytes[index] == 0x20
+            index += 1
+            while index < end, (bytes[index] == 0x20) == isSpace { index += 1 }
+            body(Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
+                         isSpace: isSpace, isWide: false, isRun: true))
+        }
     }
 
     /// One preformatted cell: a printable, one-column glyph (others become
@@ -172,6 +210,13 @@ struct Wrapper {
                 State.collect(cluster, style, into: &word)
                 wordWidth += Int(cluster.width)
             }
+        }
+
+        /// Adds all-ASCII text: what `add` does with the clusters
+        /// `ClusterScanner` finds there, without scanning for clusters.
+        mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style,
+                               _ output: inout Output) {
+            Wrapper.forEachASCIIRun(bytes, range) { add($0, style, bytes, &output) }
         }
 
         /// Forgets the spaces collected (they end a line).
