@@ -4,6 +4,8 @@ struct LineEncoder {
     /// One plain line at a time for `--format json`, reused for every
     /// message (it reserves 64 KiB).
     private let scratch = OutputBuffer(fd: -1)
+    /// `,"class":…,"plugin":…` of each class met, escaped once.
+    private let classFields = ClassFields()
 
     init(settings: OutputSettings) { self.settings = settings }
 
@@ -69,10 +71,7 @@ struct LineEncoder {
         JSONText.append(message.typeIsMissing ? nil : message.type, to: out)
         out.append(",\"line\":")
         out.appendDecimal(line)
-        out.append(",\"class\":")
-        JSONText.append(outcome.cls.name, to: out)
-        out.append(",\"plugin\":")
-        JSONText.append(outcome.cls.pluginID, to: out)
+        classFields.append(outcome.cls, to: out)
         out.append(",\"rendered_as\":")
         JSONText.append(outcome.messageClass, to: out)
         out.append(",\"fallback\":")
@@ -113,6 +112,8 @@ struct LineEncoder {
     /// `lines` carries their characters, these their colours. Cells of equal
     /// colours are one span; `fg`/`bg` are present only when set.
     private func writeColoredRows(_ canvas: CellCanvas, scratch: OutputBuffer, to out: OutputBuffer) {
+        // Only block cells (`.row` items) have colours of their own.
+        guard !canvas.blockCells.isEmpty else { return }
         let colored: Style = [.customForeground, .customBackground]
         var first = true
         canvas.bytes.withUnsafeBufferPointer { bytes in
@@ -159,6 +160,28 @@ struct LineEncoder {
     private static func hex(_ color: UInt32) -> String {
         let digits = String(color & 0xFF_FFFF, radix: 16)
         return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}
+
+/// The `class` and `plugin` members of `--format json` for each class,
+/// escaped the first time the class renders a message. Used from the
+/// output thread only.
+private final class ClassFields {
+    /// Keyed by the class's identity; the class is kept, so the identity
+    /// is not reused while the entry exists.
+    private var known: [ObjectIdentifier: (cls: RuntimeClass, bytes: [UInt8])] = [:]
+
+    func append(_ cls: RuntimeClass, to out: OutputBuffer) {
+        let key = ObjectIdentifier(cls)
+        if known[key] == nil {
+            let fields = OutputBuffer(fd: -1)
+            fields.append(",\"class\":")
+            JSONText.append(cls.name, to: fields)
+            fields.append(",\"plugin\":")
+            JSONText.append(cls.pluginID, to: fields)
+            known[key] = (cls, fields.bytes)
+        }
+        known[key]?.bytes.withUnsafeBufferPointer { out.append($0) }
     }
 }
 
