@@ -90,10 +90,33 @@ struct Wrapper {
             let start = index
             let isSpace = bytes[index] == 0x20
             index += 1
-            while index < end, (bytes[index] == 0x20) == isSpace { index += 1 }
+            if isSpace {
+                while index < end, bytes[index] == 0x20 { index += 1 }
+            } else {
+                index = nextSpace(bytes, from: index, end: end)
+            }
             body(Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
                          isSpace: isSpace, isWide: false, isRun: true))
         }
+    }
+
+    /// The first space in `bytes[index..<end]`, or `end`: eight bytes at a
+    /// time (a word is a few bytes; the byte loop mispredicts at its end).
+    @inline(__always)
+    static func nextSpace(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: Int) -> Int {
+        var index = index
+        if let base = bytes.baseAddress {
+            while index + 8 <= end {
+                // A byte of `spaces` is zero where the chunk has a space; the
+                // lowest flagged byte is exact (borrows only move up).
+                let spaces = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
+                let flags = (spaces &- 0x0101_0101_0101_0101) & ~spaces & 0x8080_8080_8080_8080
+                if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
+                index += 8
+            }
+        }
+        while index < end, bytes[index] != 0x20 { index += 1 }
+        return index
     }
 
     /// One preformatted cell: a printable, one-column glyph (others become
