@@ -226,9 +226,22 @@ struct Wrapper {
             } else if cluster.isWide {
                 // A wide cluster is a word of its own.
                 flushWord(bytes, &output)
-                word.append(Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
-                wordWidth = Int(cluster.width)
-                flushWord(bytes, &output)
+                let segment = Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style)
+                guard spaces.isEmpty else {
+                    word.append(segment)
+                    wordWidth = Int(cluster.width)
+                    flushWord(bytes, &output)
+                    return
+                }
+                // What `flushWord` does with no spaces before it (CJK text:
+                // a run of wide clusters), without collecting it first.
+                if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine(&output) }
+                if lineWidth + Int(cluster.width) <= width {
+                    emit(segment.start, segment.end, segment.width, style, &output)
+                } else {
+                    cut(segment, bytes, &output)
+                }
+                paragraphStart = false
             } else {
                 State.collect(cluster, style, into: &word)
                 wordWidth += Int(cluster.width)
