@@ -102,6 +102,8 @@ struct MessageRenderer {
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> PluginWorker? {
         let builder = BuilderHandle.handle(canvas)
         let state = runtime.state
+        canvas.sanitizedSource = message.arena
+        defer { canvas.sanitizedSource = nil }
         while walk.outcome == nil && walk.next < walk.steps.count {
             let index = walk.next
             let step = walk.steps[index]

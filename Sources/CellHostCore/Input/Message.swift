@@ -56,7 +56,7 @@ public final class Message {
         var fields = Fields()
         document.forEachMember(root) { key, value in fields.take(document, key, value) }
         textNode = fields.text
-        if let node = fields.type, let value = document.string(node), !value.isEmpty, value.utf8.count <= 64 {
+        if let node = fields.type, let value = document.string(node, reusing: type), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
         } else {
@@ -66,8 +66,8 @@ public final class Message {
         id = fields.id.flatMap { document.string($0) ?? document.integer($0).map(String.init) } ?? ""
         if let sender = fields.sender {
             if document.kind(sender) == .object {
-                senderID = document.member(sender, "id").flatMap { document.string($0) } ?? ""
-                senderName = document.member(sender, "name").flatMap { document.string($0) } ?? ""
+                senderID = document.member(sender, "id").flatMap { document.string($0, reusing: senderID) } ?? ""
+                senderName = document.member(sender, "name").flatMap { document.string($0, reusing: senderName) } ?? ""
             } else {
                 senderID = document.string(sender) ?? ""
                 senderName = ""

@@ -1,10 +1,13 @@
 import CellHostABI
+import Glibc
 
 /// Chunked storage for NUL-terminated strings whose addresses must not move
 /// while a plugin holds them.
 final class StringArena {
     private var chunks: [UnsafeMutablePointer<UInt8>] = []
     private var chunkSizes: [Int] = []
+    /// How many bytes of each chunk hold strings (the rest is uninitialized).
+    private var chunkFilled: [Int] = []
     private var current = 0
     private var used = 0
     private static let chunkSize = 1 << 14
@@ -18,13 +21,16 @@ final class StringArena {
         while chunks.count > 1 {
             chunks.removeLast().deallocate()
             chunkSizes.removeLast()
+            chunkFilled.removeLast()
         }
         // Nor one huge string: a first chunk or scratch buffer over the
         // threshold is given back.
         if let size = chunkSizes.first, size > StringArena.chunkSize {
             chunks.removeLast().deallocate()
             chunkSizes.removeLast()
+            chunkFilled.removeLast()
         }
+        if !chunkFilled.isEmpty { chunkFilled[0] = 0 }
         if scratch.capacity > StringArena.keptScratch { scratch = [] }
         if decoded.capacity > StringArena.keptScratch { decoded = [] }
     }
@@ -32,8 +38,9 @@ final class StringArena {
     /// Scratch buffers larger than this are released on `reset`.
     private static let keptScratch = 1 << 20
 
-    /// Copies `bytes` plus a NUL and returns the copy.
-    func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
+    /// Copies `bytes` plus a NUL and returns the copy. Private: every
+    /// string here is sanitized, which `holdsSanitized` relies on.
+    private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
         if chunks.isEmpty || used + needed > chunkSizes[current] {
             if current + 1 < chunks.count, needed <= chunkSizes[current + 1] {
@@ -42,6 +49,7 @@ final class StringArena {
                 let size = max(StringArena.chunkSize, needed)
                 chunks.append(.allocate(capacity: size))
                 chunkSizes.append(size)
+                chunkFilled.append(0)
                 current = chunks.count - 1
             }
             used = 0
@@ -50,7 +58,32 @@ final class StringArena {
         if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
         target[bytes.count] = 0
         used += needed
+        chunkFilled[current] = used
         return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
+    }
+
+    /// True when `span` lies inside one string stored here since the last
+    /// `reset` and starts and ends at character boundaries: it is then a
+    /// run of sanitized characters, and sanitizing it again would copy it
+    /// unchanged (newlines aside: strings keep them, and the builder splits
+    /// text into lines before it asks). This is how the builder skips re-checking the message
+    /// text a plugin hands back as spans (TextCell's whole output). A span
+    /// anywhere else, across a string's NUL, or cutting a character gets
+    /// `false` and is sanitized as usual.
+    func holdsSanitized(_ span: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = span.baseAddress, !span.isEmpty else { return false }
+        let address = UInt(bitPattern: start)
+        for index in chunkFilled.indices where index <= current {
+            let chunk = UInt(bitPattern: chunks[index])
+            // The span must end before the chunk's last NUL, which is read below.
+            guard address >= chunk, address - chunk < UInt(chunkFilled[index]),
+                  UInt(chunkFilled[index]) - (address - chunk) > UInt(span.count) else { continue }
+            // The byte after the span exists (at worst the string's NUL);
+            // neither it nor the first byte may continue a character.
+            guard start[0] & 0xC0 != 0x80, start[span.count] & 0xC0 != 0x80 else { return false }
+            return memchr(start, 0, span.count) == nil
+        }
+        return false
     }
 
     /// Stores `bytes` sanitized (escape sequences removed whole, controls

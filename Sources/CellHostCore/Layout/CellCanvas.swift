@@ -82,6 +82,10 @@ public final class CellCanvas {
 
     /// The per-message caps (`OutputLimits`), enforced while building.
     var limits = OutputLimits.standard
+    /// The strings of the message being rendered, set while its plugins
+    /// run: spans that are slices of them are sanitized already
+    /// (`StringArena.holdsSanitized`) and are copied as they are.
+    unowned(unsafe) var sanitizedSource: StringArena?
     /// Line ends appended (line breaks and rows), for the row cap.
     private(set) var lineEnds = 0
     /// Set once content was dropped: everything appended later is dropped too.
@@ -240,7 +244,11 @@ public final class CellCanvas {
         // Sanitizing never shrinks printable text below the input's prefix
         // worth keeping: feed at most `remaining` bytes, then cut the output.
         let fed = min(line.count, remaining)
-        Sanitizer.sanitize(UnsafeBufferPointer(rebasing: line[..<fed]), into: &bytes)
+        if fed == line.count, let source = sanitizedSource, source.holdsSanitized(line) {
+            bytes.append(contentsOf: line)
+        } else {
+            Sanitizer.sanitize(UnsafeBufferPointer(rebasing: line[..<fed]), into: &bytes)
+        }
         var cut = fed < line.count
         if bytes.count - start > remaining {
             var end = start + remaining

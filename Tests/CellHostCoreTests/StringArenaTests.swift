@@ -1,0 +1,67 @@
+import XCTest
+import CellHostABI
+@testable import CellHostCore
+
+/// `StringArena.holdsSanitized` lets the builder copy a plugin's span
+/// without sanitizing it again; it must say yes only when sanitizing would
+/// change nothing, and the builder's output must not depend on it.
+final class StringArenaTests: XCTestCase {
+    func store(_ arena: StringArena, _ text: String) -> UnsafeBufferPointer<UInt8> {
+        var text = text
+        let stored = text.withUTF8 { arena.storeSanitized($0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(stored.data!).assumingMemoryBound(to: UInt8.self),
+                                   count: stored.length)
+    }
+
+    func test_aSliceOfAStoredString_atCharacterBoundaries_isHeldSanitized() {
+        let arena = StringArena()
+        let text = store(arena, "Grüße 日本 ok")
+        XCTAssertTrue(arena.holdsSanitized(text))
+        XCTAssertTrue(arena.holdsSanitized(UnsafeBufferPointer(rebasing: text[0..<2])))   // "Gr"
+        XCTAssertTrue(arena.holdsSanitized(UnsafeBufferPointer(rebasing: text[2..<4])))   // "ü"
+    }
+
+    func test_aSliceCuttingACharacter_isNot() {
+        let arena = StringArena()
+        let text = store(arena, "Grüße")
+        XCTAssertFalse(arena.holdsSanitized(UnsafeBufferPointer(rebasing: text[0..<3])))  // ends inside "ü"
+        XCTAssertFalse(arena.holdsSanitized(UnsafeBufferPointer(rebasing: text[3..<5])))  // starts inside "ü"
+    }
+
+    func test_aSpanAcrossTwoStoredStrings_orPastTheLast_isNot() {
+        let arena = StringArena()
+        let first = store(arena, "abc")
+        _ = store(arena, "def")
+        // "abc", its NUL, "def": the NUL would be shown as a control picture.
+        XCTAssertFalse(arena.holdsSanitized(UnsafeBufferPointer(start: first.baseAddress, count: 7)))
+        // Past the last string's NUL lies memory no string was stored in.
+        XCTAssertFalse(arena.holdsSanitized(UnsafeBufferPointer(start: first.baseAddress, count: 9)))
+    }
+
+    func test_bytesOutsideTheArena_andStringsFromBeforeReset_areNot() {
+        let arena = StringArena()
+        let outside: [UInt8] = Array("abc".utf8)
+        outside.withUnsafeBufferPointer { XCTAssertFalse(arena.holdsSanitized($0)) }
+        let old = store(arena, "stale text")
+        arena.reset()
+        XCTAssertFalse(arena.holdsSanitized(old))
+    }
+
+    func test_storedTextIsSanitized_soTheHeldSpansAreWhatSanitizingGives() {
+        // Escape sequences, controls and invalid UTF-8 were replaced when stored.
+        let arena = StringArena()
+        let raw: [UInt8] = Array("a\u{1B}[31mred\u{7}\tb".utf8) + [0xFF] + Array("é\u{202E}x".utf8)
+        let stored = raw.withUnsafeBufferPointer { arena.storeSanitized($0) }
+        let text = UnsafeBufferPointer(start: UnsafeRawPointer(stored.data!).assumingMemoryBound(to: UInt8.self),
+                                       count: stored.length)
+        for start in 0..<text.count {
+            for end in (start + 1)...text.count {
+                let span = UnsafeBufferPointer(rebasing: text[start..<end])
+                guard arena.holdsSanitized(span) else { continue }
+                var again: [UInt8] = []
+                Sanitizer.sanitize(span, into: &again)
+                XCTAssertEqual(again, Array(span), "bytes \(start)..<\(end)")
+            }
+        }
+    }
+}
