@@ -115,6 +115,14 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(output.bytes.filter { $0 == 0x0A }.count, 60 * 1000, "every message is written (1000 rows each)")
     }
 
+    func test_defaultThreads_isOnePerCore_betweenOneAndTheMaximum() {
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 1)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 1)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 2), 2)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 8), 8)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 64), RenderPipeline.maximumThreads)
+    }
+
     func test_threadCount_readsCELLHOST_THREADS_andIsAtLeastOne() {
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "3"]), 3)
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "999"]), RenderPipeline.maximumThreads)
