@@ -289,7 +289,19 @@ public final class RenderSession {
             if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }
             if case .lineBreak = item { text.append(0x20) }
         }
-        return (quoted.senderName, String(String(decoding: text, as: UTF8.self).prefix(120)))
+        return (quoted.senderName, Self.preview(text))
+    }
+
+    /// The first 120 characters of a quote's text. Text of at most 120
+    /// bytes, or ASCII (one character a byte: the text has no CR, which
+    /// the builder made visible), is cut without walking `Character`s.
+    static func preview(_ text: [UInt8]) -> String {
+        let limit = 120
+        if text.count <= limit { return String(decoding: text, as: UTF8.self) }
+        if !text.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
+            return String(decoding: text[..<limit], as: UTF8.self)
+        }
+        return String(String(decoding: text, as: UTF8.self).prefix(limit))
     }
 
     /// Ends the conversation (in this process and in the workers) and
