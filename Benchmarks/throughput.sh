@@ -12,7 +12,8 @@
 #
 # Environment:
 #   SCRATCH  SwiftPM scratch (build) directory, default .build
-#   RUNS     measurements per tool and N, default 3 (the median is reported)
+#   RUNS     rounds per N, default 5; each round runs every tool once (interleaved);
+#            the median is reported
 #   MIXES    text mixes to run, default "ascii real"
 #
 # Needs: swift, python3, jq, GNU time (/usr/bin/time), g++ and
@@ -24,14 +25,14 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/Benchmarks/out
 SCRATCH=${SCRATCH:-.build}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 MIXES=${MIXES:-ascii real}
 DISPATCH_SHARE=0
 SIZES=()
 for arg in "$@"; do
     case $arg in
         --dispatch-share) DISPATCH_SHARE=1 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         ''|*[!0-9]*) echo "throughput.sh: not a message count: $arg" >&2; exit 2 ;;
         *) SIZES+=("$arg") ;;
     esac
@@ -63,46 +64,57 @@ fi
 
 JQ_FILTER='"\(.sender.name // "") \(.time // "") \(.text // "")"'
 
-# measure TOOL FILE: runs the tool RUNS times; prints "median_wall_s max_rss_kb".
-# Wall time is taken with bash 5's EPOCHREALTIME (microseconds; "," -> "." for
-# locales with a decimal comma) around
+# run_once TOOL FILE: runs the tool once with stdout to /dev/null; prints
+# "wall_s rss_kb cpu_s". Wall time is taken with bash 5's EPOCHREALTIME
+# (microseconds; "," -> "." for locales with a decimal comma) around
 # /usr/bin/time, because %e has only 10 ms resolution, too coarse for
-# N=10000; peak RSS is /usr/bin/time's %M (the largest of the runs). User
-# and system CPU seconds (%U %S) are logged per run: they move less than
-# wall time when the machine is busy with something else.
+# N=10000; peak RSS is /usr/bin/time's %M, CPU its user + system seconds
+# (%U %S), which move less than wall time when the machine is busy.
 # A non-zero exit status or any stderr output of the tool is printed.
-measure() {
-    local tool=$1 file=$2 i start end rc tf ef
+run_once() {
+    local tool=$1 file=$2 start end rc=0 tf ef
     tf=$(mktemp) ef=$(mktemp)
-    local walls=() cpus=() rss=0
-    for ((i = 0; i < RUNS; i++)); do
-        start=${EPOCHREALTIME/,/.}
-        rc=0
-        case $tool in
-            cellhost) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
-            cellhost-json) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format json --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
-            jq) /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$? ;;
-            parse-only) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$PARSE_ONLY" "$file" >/dev/null 2>"$ef" || rc=$? ;;
-            cat) /usr/bin/time -f '%e %M %U %S' -o "$tf" cat "$file" >/dev/null 2>"$ef" || rc=$? ;;
-        esac
-        end=${EPOCHREALTIME/,/.}
-        if [ "$rc" != 0 ] || [ -s "$ef" ]; then
-            echo "!! $tool on $(basename "$file") (run $((i + 1))): exit status $rc; stderr:" >&2
-            head -n 20 "$ef" | sed 's/^/!!   /' >&2
-        fi
-        walls+=("$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", e - s }')")
-        cpus+=("$(awk 'END { printf "%.2f", $3 + $4 }' "$tf")")
-        local m
-        m=$(awk 'END { print $2 }' "$tf")
-        [[ $m =~ ^[0-9]+$ ]] && [ "$m" -gt "$rss" ] && rss=$m
-        echo "   $tool run $((i + 1)): wall ${walls[-1]} s; /usr/bin/time: $(awk 'END { printf "%s s, %s KB, user %s s, sys %s s", $1, $2, $3, $4 }' "$tf")" >&2
-    done
+    start=${EPOCHREALTIME/,/.}
+    case $tool in
+        cellhost) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
+        cellhost-json) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$BIN" render --format json --width 80 --me u-1 "$file" >/dev/null 2>"$ef" || rc=$? ;;
+        jq) /usr/bin/time -f '%e %M %U %S' -o "$tf" jq -r "$JQ_FILTER" "$file" >/dev/null 2>"$ef" || rc=$? ;;
+        parse-only) /usr/bin/time -f '%e %M %U %S' -o "$tf" "$PARSE_ONLY" "$file" >/dev/null 2>"$ef" || rc=$? ;;
+        cat) /usr/bin/time -f '%e %M %U %S' -o "$tf" cat "$file" >/dev/null 2>"$ef" || rc=$? ;;
+    esac
+    end=${EPOCHREALTIME/,/.}
+    if [ "$rc" != 0 ] || [ -s "$ef" ]; then
+        echo "!! $tool on $(basename "$file"): exit status $rc; stderr:" >&2
+        head -n 20 "$ef" | sed 's/^/!!   /' >&2
+    fi
+    awk -v s="$start" -v e="$end" 'END { m = ($2 ~ /^[0-9]+$/) ? $2 : 0; printf "%.6f %d %.2f\n", e - s, m, $3 + $4 }' "$tf"
+    echo "   $tool: wall $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }') s; /usr/bin/time: $(awk 'END { printf "%s s, %s KB, user %s s, sys %s s", $1, $2, $3, $4 }' "$tf")" >&2
     rm -f "$tf" "$ef"
-    local cpu
-    cpu=$(printf '%s\n' "${cpus[@]}" | sort -g | awk '{ c[NR] = $1 } END { print (NR % 2) ? c[(NR + 1) / 2] : (c[NR / 2] + c[NR / 2 + 1]) / 2 }')
-    printf '%s\n' "${walls[@]}" | sort -g | awk -v rss="$rss" -v cpu="$cpu" '
-        { w[NR] = $1 }
-        END { m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2; print m, rss, cpu }'
+}
+
+# median: the median of the numbers on stdin.
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# measure FILE TOOL...: RUNS rounds, each running every tool once in turn
+# (interleaved, so a slow minute of the machine costs every tool alike);
+# prints one line per tool: "tool median_wall_s max_rss_kb median_cpu_s".
+measure() {
+    local file=$1 tool i; shift
+    local -A walls cpus rss
+    for ((i = 0; i < RUNS; i++)); do
+        echo "  round $((i + 1)) of $RUNS" >&2
+        for tool in "$@"; do
+            read -r w m c < <(run_once "$tool" "$file")
+            walls[$tool]+="$w "
+            cpus[$tool]+="$c "
+            [ "$m" -gt "${rss[$tool]:-0}" ] && rss[$tool]=$m
+        done
+    done
+    for tool in "$@"; do
+        echo "$tool $(tr ' ' '\n' <<<"${walls[$tool]}" | grep . | median) ${rss[$tool]:-0} $(tr ' ' '\n' <<<"${cpus[$tool]}" | grep . | median)"
+    done
 }
 
 echo "== machine"
@@ -130,12 +142,13 @@ for n in "${SIZES[@]}"; do
     fi
     size=$(stat -c %s "$file")
     echo "== N=$n, mix $mix ($(awk -v s="$size" 'BEGIN { printf "%.1f MB", s / 1e6 }'), $RUNS runs each)" >&2
-    # One tool's runs after another's; the medians are compared.
-    read -r cw cr cc < <(measure cellhost "$file")
-    read -r jw jr jc < <(measure jq "$file")
-    read -r pw pr pc < <(measure parse-only "$file")
-    read -r kw kr kc < <(measure cat "$file")
-    read -r sw sr sc < <(measure cellhost-json "$file")
+    # The tools interleaved, round by round; the medians are compared.
+    results=$(measure "$file" cellhost jq parse-only cat cellhost-json)
+    read -r _ cw cr cc < <(grep '^cellhost ' <<<"$results")
+    read -r _ jw jr jc < <(grep '^jq ' <<<"$results")
+    read -r _ pw pr pc < <(grep '^parse-only ' <<<"$results")
+    read -r _ kw kr kc < <(grep '^cat ' <<<"$results")
+    read -r _ sw sr sc < <(grep '^cellhost-json ' <<<"$results")
     rows+=("$mix $n $size $cw $cr $cc $jw $jr $jc $pw $pc $kw $sw $sc $sr")
 done
 done
