@@ -33,7 +33,13 @@ final class RecentRecordsTests: XCTestCase {
             for step in 0..<4000 {
                 let id = ids.randomElement(using: &generator)!
                 let record = Array("\(step)".utf8)
-                record.withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Self.cls) }
+                if Bool.random(using: &generator) {
+                    record.withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Self.cls) }
+                } else {
+                    var handed = record
+                    recent.remember(id: id, taking: &handed, renderedBy: Self.cls)
+                    XCTAssertTrue(handed.isEmpty, "the caller gets an emptied buffer back")
+                }
                 model.remember(id, record)
                 for probe in ids {
                     XCTAssertEqual(recent.lookup(probe)?.record, model.records[probe],
@@ -61,6 +67,22 @@ final class RecentRecordsTests: XCTestCase {
         for (number, id) in colliding.enumerated() {
             XCTAssertEqual(recent.lookup(id)?.record, number < 4 ? nil : [UInt8(number)], id)
         }
+    }
+
+    func test_takingARecord_movesItsBuffer_unlessTheBufferIsOversized() {
+        var recent = RecentRecords(capacity: 4)
+        var small: [UInt8] = Array("abc".utf8)
+        let address = small.withUnsafeBufferPointer { $0.baseAddress }
+        recent.remember(id: "m-1", taking: &small, renderedBy: Self.cls)
+        XCTAssertEqual(recent.lookup("m-1")?.record.withUnsafeBufferPointer { $0.baseAddress }, address, "moved, not copied")
+        // A buffer that grew for an earlier large record is copied from and kept by the caller.
+        var grown = [UInt8](repeating: 0x61, count: RecentRecords.maximumBufferBytes + 1)
+        grown.removeAll(keepingCapacity: true)
+        grown.append(contentsOf: Array("xyz".utf8))
+        recent.remember(id: "m-2", taking: &grown, renderedBy: Self.cls)
+        XCTAssertEqual(grown, Array("xyz".utf8))
+        XCTAssertEqual(recent.lookup("m-2")?.record, Array("xyz".utf8))
+        XCTAssertLessThanOrEqual(recent.lookup("m-2")?.record.capacity ?? 0, RecentRecords.maximumBufferBytes)
     }
 
     func test_aRecordOverTheSizeLimit_isNotRemembered() {

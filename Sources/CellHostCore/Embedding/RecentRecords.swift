@@ -13,6 +13,8 @@ struct RecentRecords {
     static let defaultCapacity = 4096
     /// Larger records are not remembered (a reply to one shows its id).
     static let maximumRecordBytes = 16 << 10
+    /// The largest buffer a slot keeps (`remember(id:taking:renderedBy:)`).
+    static let maximumBufferBytes = 2 * maximumRecordBytes
 
     private struct Slot {
         var id: String
@@ -62,9 +64,46 @@ struct RecentRecords {
             slots[slot].cls = cls
             next = (next + 1) % capacity
         }
+        insert(slot, hash)
+    }
+
+    /// Enters slot number `slot` (whose id hashes to `hash`) in the table.
+    private mutating func insert(_ slot: Int, _ hash: Int) {
         var position = hash & mask
         while table[position] != 0 { position = (position + 1) & mask }
         table[position] = Int32(slot + 1)
+    }
+
+    /// `remember(id:record:renderedBy:)` for a record the caller no longer
+    /// needs: its buffer moves into the ring (no copy), and `record` gets
+    /// the buffer it replaces, emptied, for the caller to reuse. A buffer
+    /// grown larger than `maximumBufferBytes` by an earlier record is copied
+    /// from instead, so the ring never holds more than that per slot.
+    mutating func remember(id: String, taking record: inout [UInt8], renderedBy cls: RuntimeClass) {
+        guard record.count <= RecentRecords.maximumRecordBytes else { return }
+        guard record.capacity <= RecentRecords.maximumBufferBytes else {
+            record.withUnsafeBufferPointer { remember(id: id, record: $0, renderedBy: cls) }
+            return
+        }
+        let hash = Self.hash(id)
+        let slot: Int
+        if let position = find(id, hash) {
+            slot = Int(table[position]) - 1
+        } else if slots.count < capacity {
+            slot = slots.count
+            slots.append(Slot(id: id, hash: hash, record: [], cls: cls))
+            insert(slot, hash)
+        } else {
+            slot = next
+            if let old = find(slots[slot].id, slots[slot].hash) { remove(at: old) }
+            slots[slot].id = id
+            slots[slot].hash = hash
+            next = (next + 1) % capacity
+            insert(slot, hash)
+        }
+        swap(&slots[slot].record, &record)
+        record.removeAll(keepingCapacity: true)
+        slots[slot].cls = cls
     }
 
     func lookup(_ id: String) -> (record: [UInt8], cls: RuntimeClass)? {

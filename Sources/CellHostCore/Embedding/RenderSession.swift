@@ -33,6 +33,10 @@ final class RenderSlot {
     /// With several render threads: the record as read (parsed on a worker),
     /// and why it could not be parsed.
     var record: [UInt8] = []
+    /// `record` holds the bytes of `message` (set by the render workers), so
+    /// `complete` can hand the buffer to the reply-quote ring instead of
+    /// copying the record into it.
+    var recordIsMessage = false
     var failure: String?
 
     /// After output: gives back what a large message made the slot grow.
@@ -232,11 +236,18 @@ public final class RenderSession {
             slot.notes += quoteNotes
             quoteNotes.removeAll()
         }
-        let record = message.document.bytes
+        let recordBytes = message.document.bytes.count
         if !message.id.isEmpty {
-            record.withUnsafeBufferPointer { recent.remember(id: message.id, record: $0, renderedBy: outcome.cls) }
+            if slot.recordIsMessage {
+                recent.remember(id: message.id, taking: &slot.record, renderedBy: outcome.cls)
+            } else {
+                message.document.bytes.withUnsafeBufferPointer {
+                    recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
+                }
+            }
         }
-        slot.weight = record.count + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
+        slot.recordIsMessage = false
+        slot.weight = recordBytes + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code

@@ -105,6 +105,7 @@ final class RenderWorkers: @unchecked Sendable {
         let slot = slots[index]
         slot.record.removeAll(keepingCapacity: true)
         slot.record.append(contentsOf: bytes)
+        slot.recordIsMessage = false
         slot.line = line
         slot.source = source
         slot.baseDirectory = baseDirectory
@@ -269,6 +270,7 @@ final class RenderWorkers: @unchecked Sendable {
         slot.failure = nil
         do {
             try slot.record.withUnsafeBufferPointer { try session.load(slot, $0, line: slot.line) }
+            slot.recordIsMessage = true
         } catch {
             slot.failure = "\(error)"
             return
