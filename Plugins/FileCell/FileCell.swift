@@ -38,7 +38,6 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         var mime: String?
         /// Why the named file is not shown ("missing"), when it is not.
         var notice: String?
-        var caption: String
     }
 
     /// The paths of one payload key's fields (`file.name`, …), built once
@@ -60,22 +59,25 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         static let file = Fields(key: "file")
     }
 
-    /// Reads the attachment. A message rendered as a fallback (a `voice`
-    /// shown by this cell) keeps its payload under its own type's key
-    /// (`voice.path`), so that key is read first, then `file`. Returns nil
-    /// when there is no name, no path and no text at all. The size is read
-    /// only `withSize` (the summary does not show it).
+    /// Reads the attachment of a message of class `type` (`info.type`)
+    /// whose text is empty or not (`hasText`); the caller has both from one
+    /// `withTypeAndTextUTF8` call, and shows the text itself. A message
+    /// rendered as a fallback (a `voice` shown by this cell) keeps its
+    /// payload under its own type's key (`voice.path`), so that key is read
+    /// first, then `file`. Returns nil when there is no name, no path and no
+    /// text at all. The size is read only `withSize` (the summary does not
+    /// show it).
     ///
     /// When the message gives a path, the file there is looked at
     /// (`FileProbe`, relative paths against `context.baseDirectory`): its
     /// size replaces the message's, libmagic's type is chosen as
     /// `FileTypeChoice` says, and a path with no readable regular file gets
     /// a `notice` ("missing", "unreadable", "not a regular file").
-    static func attachment(of message: Message, context: RenderContext, withSize: Bool = true) -> Attachment? {
-        let info = message.info
+    static func attachment(of message: Message, type: String, hasText: Bool, context: RenderContext,
+                           withSize: Bool = true) -> Attachment? {
         // The keys to read, most specific first: the message's own type
         // (when it is not "file" and short enough for a key path), then "file".
-        let own = !info.type.isEmpty && info.type != "file" && isKey(info.type) ? Fields(key: info.type) : nil
+        let own = !type.isEmpty && type != "file" && isKey(type) ? Fields(key: type) : nil
         let file = Fields.file
         func field(_ ownPath: String?, _ filePath: String) -> String? {
             if let ownPath, let value = message.string(ownPath), !value.isEmpty { return value }
@@ -87,8 +89,8 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         let path = field(own?.path, file.path)
         // Why an export has no file for it ("not included in the export").
         let unavailable = path == nil ? field(own?.unavailable, file.unavailable) : nil
-        guard givenName != nil || !info.text.isEmpty || path != nil || unavailable != nil else { return nil }
-        let name = givenName ?? path.flatMap(MediaType.basename) ?? Self.familyName(info.type)
+        guard givenName != nil || hasText || path != nil || unavailable != nil else { return nil }
+        let name = givenName ?? path.flatMap(MediaType.basename) ?? Self.familyName(type)
 
         // The file itself, when the message names one.
         var fileSize: Int64?
@@ -114,7 +116,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         } else {
             // No MIME, no known extension, or content libmagic cannot name:
             // the message class still says what family the file is.
-            switch info.type {
+            switch type {
             case "image", "sticker": tag = "[IMG]"
             case "voice", "audio": tag = "[AUD]"
             case "video": tag = "[VID]"
@@ -131,7 +133,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
                 size = bytes.flatMap(ByteCount.format)
             }
         }
-        return Attachment(name: name, tag: tag, size: size, mime: mime, notice: notice, caption: info.text)
+        return Attachment(name: name, tag: tag, size: size, mime: mime, notice: notice)
     }
 
     /// What to call an attachment that has neither a name nor a path.
@@ -148,9 +150,26 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         type.utf8.count <= 64
     }
 
+    /// The message class as a `String`: short and ASCII in practice, so
+    /// a small string, made without a heap allocation.
+    static func type(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+    }
+
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        guard let file = Self.attachment(of: message, context: context) else { return .declined }
+        // The type and the caption from one host call; the caption is
+        // appended straight from the host's bytes.
+        message.withTypeAndTextUTF8 { type, caption in
+            render(message, type: Self.type(type), caption: caption, into: &cell, context: context)
+        }
+    }
+
+    private func render(_ message: Message, type: String, caption: UnsafeBufferPointer<UInt8>,
+                        into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
+        guard let file = Self.attachment(of: message, type: type, hasText: !caption.isEmpty, context: context) else {
+            return .declined
+        }
 
         cell.append(file.tag + " ", style: .accent)
         cell.append(file.name, style: .strong)
@@ -169,17 +188,20 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
             cell.lineBreak()
             cell.append(details, style: .muted)
         }
-        if !file.caption.isEmpty {
+        if !caption.isEmpty {
             cell.lineBreak()
             // A caption is message text: its markup counts, as in a text message.
-            InlineMarkup.append(file.caption, to: &cell)
+            InlineMarkup.append(caption, to: &cell)
         }
         return .rendered
     }
 
     /// `[PDF] itinerary.pdf`.
     public func plainText(for message: Message, context: RenderContext) -> String? {
-        Self.attachment(of: message, context: context, withSize: false).map { "\($0.tag) \($0.name)" }
+        message.withTypeAndTextUTF8 { type, text in
+            Self.attachment(of: message, type: Self.type(type), hasText: !text.isEmpty, context: context,
+                            withSize: false).map { "\($0.tag) \($0.name)" }
+        }
     }
 }
 

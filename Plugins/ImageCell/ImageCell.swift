@@ -37,18 +37,21 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         /// The path as the message gives it; "" when there is none.
         var path: String = ""
         var dimensions: String?
-        var caption: String
     }
 
-    /// Reads the picture from the payload under the message's own type
-    /// (`sticker.path` for a sticker shown by this cell), then `image`.
-    /// Returns nil when there is neither a path nor text. The dimensions are
-    /// read only `withDimensions` (the summary does not show them).
-    static func picture(of message: Message, withDimensions: Bool = true) -> Picture? {
-        let info = message.info
+    /// Reads the picture of a message of class `type` (`info.type`, as
+    /// UTF-8) whose text is empty or not (`hasText`), from the payload under
+    /// its own type (`sticker.path` for a sticker shown by this cell), then
+    /// `image`. Returns nil when there is neither a path nor text. The
+    /// dimensions are read only `withDimensions` (the summary does not show
+    /// them).
+    static func picture(of message: Message, type: UnsafeBufferPointer<UInt8>, hasText: Bool,
+                        withDimensions: Bool = true) -> Picture? {
         // The type is escaped, so a type with a dot in it names one key.
-        let ownKey = !info.type.isEmpty && info.type != "image" && info.type.utf8.count <= 64
-            ? Message.escapedKey(info.type) : nil
+        // ("image" is ASCII: a type is that Character for Character only when
+        // it has exactly its bytes.)
+        let ownKey = !type.isEmpty && !type.elementsEqual("image".utf8) && type.count <= 64
+            ? Message.escapedKey(String(decoding: type, as: UTF8.self)) : nil
         // The first key with a non-empty path, else "image" when there is
         // text (its path is then missing or empty, so there is no name).
         var key = "image"
@@ -58,7 +61,7 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
             path = ownPath
         } else if let imagePath = message.string("image.path"), !imagePath.isEmpty {
             path = imagePath
-        } else if info.text.isEmpty || message.string((ownKey ?? "image") + ".unavailable") != nil
+        } else if !hasText || message.string((ownKey ?? "image") + ".unavailable") != nil
                     || message.string("image.unavailable") != nil {
             // With no path and a reason the export has no file, FileCell
             // (the parent class's cell) shows the missing-file mark.
@@ -70,12 +73,21 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
            width > 0, height > 0 {
             dimensions = "\(width)×\(height)"
         }
-        return Picture(name: MediaType.basename(path), path: path, dimensions: dimensions, caption: info.text)
+        return Picture(name: MediaType.basename(path), path: path, dimensions: dimensions)
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        guard let picture = Self.picture(of: message) else { return .declined }
+        // The type and the caption from one host call; the caption is
+        // appended straight from the host's bytes.
+        message.withTypeAndTextUTF8 { type, caption in
+            render(message, type: type, caption: caption, into: &cell, context: context)
+        }
+    }
+
+    private func render(_ message: Message, type: UnsafeBufferPointer<UInt8>, caption: UnsafeBufferPointer<UInt8>,
+                        into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
+        guard let picture = Self.picture(of: message, type: type, hasText: !caption.isEmpty) else { return .declined }
         let shown = picture.path.isEmpty ? ShownImage()
             : Self.previews.show(picture.path, context: context, output: context.host.output)
 
@@ -92,10 +104,10 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         for row in shown.rows {
             cell.appendRow(row) // a row is a whole line
         }
-        if !picture.caption.isEmpty {
+        if !caption.isEmpty {
             if shown.rows.isEmpty { cell.lineBreak() }
             // A caption is message text: its markup counts, as in a text message.
-            InlineMarkup.append(picture.caption, to: &cell)
+            InlineMarkup.append(caption, to: &cell)
         }
         return .rendered
     }
@@ -104,7 +116,10 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     public func plainText(for message: Message, context: RenderContext) -> String? {
         let caption = message.text
         if !caption.isEmpty { return caption }
-        return Self.picture(of: message, withDimensions: false).map { "[IMG] \($0.name ?? "image")" }
+        return message.withTypeAndTextUTF8 { type, text in
+            Self.picture(of: message, type: type, hasText: !text.isEmpty, withDimensions: false)
+                .map { "[IMG] \($0.name ?? "image")" }
+        }
     }
 
     /// `plainText(for:context:)`, with the caption (the usual case) appended

@@ -151,7 +151,9 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         }
         if waveformCount > 0 {
             let gap = duration == nil ? "" : "  "
-            let beside = context.width - 2 - (duration?.count ?? 0) - gap.count
+            // The duration and gap are ASCII: their UTF-8 counts are their
+            // widths (cheaper than counting Characters).
+            let beside = context.width - 2 - (duration?.utf8.count ?? 0) - gap.utf8.count
             let width: Int
             if beside >= min(Self.minimumBarsBeside, waveformCount) {
                 cell.append(gap)

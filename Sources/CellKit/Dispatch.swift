@@ -64,7 +64,9 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
         var renderer = box.value
         let outcome = withRenderContext(context, host: host, className: cls.className, object: object,
                                         builder: builder) { renderer.render(view, into: &cell, context: $0) }
-        if !ClassRuntime<R>.isStateless { box.value = renderer }
+        // (`MemoryLayout<R>` rather than `ClassRuntime<R>.isStateless`: naming
+        // the generic class looks its metadata up, some 300 instructions a call.)
+        if MemoryLayout<R>.size != 0 { box.value = renderer }
 
         switch outcome {
         case .rendered:

@@ -137,6 +137,19 @@ public struct Message {
         return try body(Self.bytes(out))
     }
 
+    /// Calls `body` with the UTF-8 bytes of the message class (`info.type`)
+    /// and of the body text (`info.text`), read with one host call and
+    /// without making a `String` of either (nor of the id and sender names
+    /// that `info` copies too): what a media cell needs to pick its payload
+    /// key and show its caption. Either is empty when missing. The bytes are
+    /// the host's, valid, sanitized UTF-8, and valid only during `body`.
+    public func withTypeAndTextUTF8<R>(
+        _ body: (_ type: UnsafeBufferPointer<UInt8>, _ text: UnsafeBufferPointer<UInt8>) throws -> R
+    ) rethrows -> R {
+        let raw = rawInfo()
+        return try body(Self.bytes(raw.type), Self.bytes(raw.text))
+    }
+
     /// Calls `body` with the UTF-8 bytes of the string at `path`, without
     /// copying them into a `String`, and returns its result; `nil` (without
     /// calling `body`) when the value is missing or not a string. The bytes

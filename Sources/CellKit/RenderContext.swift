@@ -123,17 +123,11 @@ public struct RenderContext {
             guard let offset = MemoryLayout<cellhost_context>.offset(of: field) else { return false }
             return size >= offset + MemoryLayout<T>.size
         }
-        var messageClass = ""
-        if covers(\.message_class), let name = c.message_class {
-            messageClass = Runtime.messageClass(name)
-        }
-        var baseDirectory = ""
-        if covers(\.base_directory), let directory = c.base_directory {
-            baseDirectory = Runtime.baseDirectory(directory)
-        }
+        let strings = Runtime.contextStrings(messageClass: covers(\.message_class) ? c.message_class : nil,
+                                             baseDirectory: covers(\.base_directory) ? c.base_directory : nil)
         self.init(width: Int(c.width),
-                  messageClass: messageClass,
-                  baseDirectory: baseDirectory,
+                  messageClass: strings.messageClass,
+                  baseDirectory: strings.baseDirectory,
                   isColor: c.flags & UInt32(CELLHOST_CONTEXT_COLOR) != 0,
                   isOutgoing: c.flags & UInt32(CELLHOST_CONTEXT_OUTGOING) != 0,
                   isJSON: c.flags & UInt32(CELLHOST_CONTEXT_JSON) != 0,

@@ -79,6 +79,16 @@ enum Runtime {
         lock.locked { baseDirectoryCache.string(text) }
     }
 
+    /// `messageClass(_:)` and `baseDirectory(_:)` of one context under one
+    /// lock (`""` for a `nil` pointer): what every call's `RenderContext` reads.
+    static func contextStrings(messageClass: UnsafePointer<CChar>?,
+                               baseDirectory: UnsafePointer<CChar>?) -> (messageClass: String, baseDirectory: String) {
+        lock.locked {
+            (messageClass.map { messageClassCache.string($0) } ?? "",
+             baseDirectory.map { baseDirectoryCache.string($0) } ?? "")
+        }
+    }
+
     // MARK: Hosts
 
     /// The host table in `context`, else the one `init` kept.

@@ -80,4 +80,32 @@ final class HelperEquivalenceTests: XCTestCase {
             same(MediaType.tag(forMIME: input), ReferenceHelpers.tag(forMIME: input), "tag \(input.debugDescription)")
         }
     }
+
+    /// The ASCII fast paths of `tag(forMIME:)` and `basename`, on types and
+    /// paths made mostly of the names they compare, in odd case, with
+    /// parameters, spaces and doubled separators; and the same texts with a
+    /// non-ASCII scalar somewhere (which take the Character path).
+    func test_asciiTagsAndBasenames() {
+        let pieces = ["image", "IMAGE", "Audio", "video", "TeXt", "text", "application", "APPLICATION", "/", "/", "/",
+                      ";", ";", " ", "  ", "\t", "pdf", "PDF", "zip", "Zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed",
+                      "vnd.rar", "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "X-ZSTD", "java-archive",
+                      "json", "JSON", "xml", "x-yaml", "yaml", "javascript", "x-sh", "+json", "+JSON", "+xml", "+XML",
+                      "svg", "SVG", "msword", "MSWord", "rtf", "vnd.ms-", "VND.MS-EXCEL", "vnd.openxmlformats-officedocument",
+                      "vnd.oasis.opendocument", "epub+zip", "EPUB+ZIP", "charset=utf-8", "q=1", "x", "-", ".", "a.b",
+                      "\r\n", "\r", "\n", "@", "[", "`", "{", "Z", "z", "\u{0}"]
+        let unicode = ["\u{37E}", "\u{301}", "é", "İ", "\u{212A}", "🎫", "\u{2215}", "\u{FF0F}"]
+        var random = SplitMix64(seed: 15)
+        for round in 0..<40_000 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 9) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
+            if round % 4 == 3 {
+                var scalars = Array(text.unicodeScalars)
+                let position = scalars.isEmpty ? 0 : Int(random.next() % UInt64(scalars.count + 1))
+                scalars.insert(contentsOf: unicode[Int(random.next() % UInt64(unicode.count))].unicodeScalars, at: position)
+                text = String(String.UnicodeScalarView(scalars))
+            }
+            same(MediaType.tag(forMIME: text), ReferenceHelpers.tag(forMIME: text), "tag \(text.debugDescription)")
+            same(MediaType.basename(text), ReferenceHelpers.basename(text), "basename \(text.debugDescription)")
+        }
+    }
 }

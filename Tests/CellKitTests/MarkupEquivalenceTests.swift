@@ -168,6 +168,37 @@ final class MarkupEquivalenceTests: XCTestCase {
         XCTAssertFalse(invalid.withUnsafeBufferPointer { TextShape(of: $0) }.isValidUTF8)
     }
 
+    /// The quick pass agrees with a scalar-by-scalar reading of the text on
+    /// generated texts, ASCII and not, with invalid bytes now and then: its
+    /// flags are exact, except that `hasEmphasisOrEscape` may also be set
+    /// by a `]` or `^` (a documented false alarm).
+    func test_textShapeMatchesAScalarReading() {
+        var random = SplitMix64(seed: 21)
+        let invalid: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x96], [0xF4, 0x90, 0x80, 0x80], [0x80]]
+        for round in 0..<6000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % 40) {
+                bytes += Array(Self.pieces[Int(random.next() % UInt64(Self.pieces.count))].utf8)
+            }
+            if round % 5 == 4 {
+                let position = Int(random.next() % UInt64(bytes.count + 1))
+                bytes.insert(contentsOf: invalid[Int(random.next() % UInt64(invalid.count))], at: position)
+            }
+            let shape = bytes.withUnsafeBufferPointer { TextShape(of: $0) }
+            let valid = String(validating: bytes, as: UTF8.self)
+            XCTAssertEqual(shape.isValidUTF8, valid != nil, "\(bytes)")
+            guard let text = valid else { continue }
+            let scalars = text.unicodeScalars
+            let emphasis = scalars.contains { $0 == "*" || $0 == "_" || $0 == "\\" }
+            XCTAssertTrue(!emphasis || shape.hasEmphasisOrEscape, text.debugDescription)
+            XCTAssertTrue(!shape.hasEmphasisOrEscape || emphasis || scalars.contains { $0 == "]" || $0 == "^" },
+                          text.debugDescription)
+            XCTAssertEqual(shape.hasBacktick, scalars.contains { $0 == "`" || $0 == "\u{1FEF}" }, text.debugDescription)
+            XCTAssertEqual(shape.hasColon, scalars.contains(":"), text.debugDescription)
+            XCTAssertEqual(shape.needsGraphemes, scalars.contains { $0 == "\r" || !$0.isASCII }, text.debugDescription)
+        }
+    }
+
     // MARK: Material
 
     /// Pieces the generated texts are made of.

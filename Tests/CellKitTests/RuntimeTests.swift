@@ -376,6 +376,20 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertEqual(FakeHost.message.withTextUTF8 { $0.count }, 0)
     }
 
+    /// The type and text bytes are `info.type` and `info.text`, from one
+    /// host call; missing fields are empty.
+    func test_withTypeAndTextUTF8() {
+        FakeHost.reset(strings: ["text": "📎 Café *a*", "type": "sticker", "id": "m-1"])
+        let (type, text) = FakeHost.message.withTypeAndTextUTF8 { (Array($0), Array($1)) }
+        XCTAssertEqual(FakeHost.infoCalls, 1)
+        let info = FakeHost.message.info
+        XCTAssertEqual(type, Array(info.type.utf8))
+        XCTAssertEqual(text, Array(info.text.utf8))
+        XCTAssertEqual(type, Array("sticker".utf8))
+        FakeHost.reset(strings: ["id": "m-2"])
+        XCTAssertEqual(FakeHost.message.withTypeAndTextUTF8 { [$0.count, $1.count] }, [0, 0])
+    }
+
     func test_withUTF8() {
         FakeHost.reset(strings: ["file.name": "a.pdf"], numbers: ["file.size": 3])
         XCTAssertEqual(FakeHost.message.withUTF8("file.name") { String(decoding: $0, as: UTF8.self) }, "a.pdf")

@@ -26,19 +26,28 @@ struct TextShape {
         guard let base = text.baseAddress else { return }
         let count = text.count
         var i = 0
-        // Eight ASCII bytes at a time, while they are ASCII.
-        var emphasis: UInt64 = 0, backtick: UInt64 = 0, colon: UInt64 = 0, cr: UInt64 = 0
+        // Eight bytes at a time, or the ASCII ones among them up to the
+        // first that is not. For each byte looked for, the AND over all
+        // words of `nonZeroLanes(word ^ byte…)`: a lane's high bit is
+        // cleared once that byte was seen in it.
+        var emphasis = Self.highBits, backtick = Self.highBits, colon = Self.highBits, cr = Self.highBits
         while i < count {
             if i + 8 <= count {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 {
+                var word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let high = word & Self.highBits
+                // The ASCII bytes before the first non-ASCII one (all eight
+                // when there is none); the others are masked to zero, which
+                // matches none of the bytes looked for.
+                let ascii = high == 0 ? 8 : high.trailingZeroBitCount / 8
+                if ascii > 0 {
+                    if ascii < 8 { word &= (1 << (8 * UInt64(ascii))) &- 1 }
                     // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
-                    emphasis |= Self.zeroByte(word, UInt8(ascii: "*"))
-                        | Self.zeroByte(word | 0x0303_0303_0303_0303, UInt8(ascii: "_"))
-                    backtick |= Self.zeroByte(word, UInt8(ascii: "`"))
-                    colon |= Self.zeroByte(word, UInt8(ascii: ":"))
-                    cr |= Self.zeroByte(word, UInt8(ascii: "\r"))
-                    i += 8
+                    emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
+                        & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
+                    backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
+                    colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
+                    cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
+                    i += ascii
                     continue
                 }
             }
@@ -63,11 +72,25 @@ struct TextShape {
             needsGraphemes = true
             i += length
         }
-        hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis != 0
-        hasBacktick = hasBacktick || backtick != 0
-        hasColon = hasColon || colon != 0
-        needsGraphemes = needsGraphemes || cr != 0
+        hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
+        hasBacktick = hasBacktick || backtick & Self.highBits != Self.highBits
+        hasColon = hasColon || colon & Self.highBits != Self.highBits
+        needsGraphemes = needsGraphemes || cr & Self.highBits != Self.highBits
     }
+
+    /// The high bit of every byte.
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// `byte` in every byte.
+    @inline(always)
+    static func lanes(_ byte: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(byte) }
+
+    /// For a word whose bytes are all below 0x80: a byte's high bit is set
+    /// when the byte is not zero (adding 0x7F carries into the high bit only
+    /// from a non-zero byte, and never beyond it). One addition, where
+    /// `zeroByte` needs three operations for bytes of any value.
+    @inline(always)
+    static func nonZeroLanes(_ word: UInt64) -> UInt64 { word &+ 0x7F7F_7F7F_7F7F_7F7F }
 
     /// Non-zero when some byte of `word` equals `byte`: the classic
     /// has-zero-byte test on `word ^ byte…`. Exact as a yes/no answer, and
@@ -209,45 +232,69 @@ struct GraphemeUnits: MarkupUnits {
     /// Indic sequence, forward), and ends before a simple scalar that follows
     /// a simple scalar. Grapheme rules look only backwards from a break, so
     /// the breaks inside the run are those of the whole text.
+    ///
+    /// ASCII bytes after a simple scalar, the bulk of most texts, are taken
+    /// in a tight loop without decoding: each starts a cluster (an LF after
+    /// a CR aside), and leaves a simple scalar behind.
     static func cut(_ text: UnsafeBufferPointer<UInt8>, into starts: UnsafeMutableBufferPointer<Int>) -> Int {
         var count = 0
-        var previous: (scalar: Unicode.Scalar, start: Int)?
+        // The scalar before `i`: where it starts (-1 before the first one),
+        // whether it is simple, and whether it is a CR.
+        var previousStart = -1
+        var previousIsSimple = false
+        var previousIsCR = false
         var i = 0
-        while i < text.count {
+        let end = text.count
+        while i < end {
+            if previousIsSimple, text[i] < 0x80 {
+                repeat {
+                    let byte = text[i]
+                    if !(previousIsCR && byte == UInt8(ascii: "\n")) {
+                        starts[count] = i
+                        count += 1
+                    }
+                    previousIsCR = byte == UInt8(ascii: "\r")
+                    previousStart = i
+                    i += 1
+                } while i < end && text[i] < 0x80
+                continue
+            }
             let (scalar, length) = UTF8Scalar.decode(text, at: i)
-            if let before = previous, isSimple(before.scalar), isSimple(scalar) {
-                if !(before.scalar == "\r" && scalar == "\n") {
-                    starts[count] = i
-                    count += 1
-                }
-                previous = (scalar, i)
+            if previousIsSimple, isSimple(scalar) {
+                // (Not ASCII, so not the LF of a CR LF.)
+                starts[count] = i
+                count += 1
+                previousIsCR = false
+                previousStart = i
                 i += length
                 continue
             }
             // A run: from the previous scalar (already counted, or not, by
             // the rule above) to just before a simple scalar after a simple one.
-            let runStart = previous?.start ?? i
+            let runStart = previousStart >= 0 ? previousStart : i
             var last = (scalar: scalar, start: i)
-            var end = i + length
-            while end < text.count {
-                let (next, nextLength) = UTF8Scalar.decode(text, at: end)
+            var runEnd = i + length
+            while runEnd < end {
+                let (next, nextLength) = UTF8Scalar.decode(text, at: runEnd)
                 if isSimple(last.scalar), isSimple(next) { break }
-                last = (next, end)
-                end += nextLength
+                last = (next, runEnd)
+                runEnd += nextLength
             }
             var offset = runStart
-            let run = String(decoding: UnsafeBufferPointer(rebasing: text[runStart..<end]), as: UTF8.self)
+            let run = String(decoding: UnsafeBufferPointer(rebasing: text[runStart..<runEnd]), as: UTF8.self)
             for character in run {
                 // The run's first cluster starts at `runStart`, which is the
                 // text's start or was decided by the simple-pair rule.
-                if offset != runStart || previous == nil {
+                if offset != runStart || previousStart < 0 {
                     starts[count] = offset
                     count += 1
                 }
                 offset += character.utf8.count
             }
-            previous = last
-            i = end
+            previousStart = last.start
+            previousIsSimple = isSimple(last.scalar)
+            previousIsCR = last.scalar == "\r"
+            i = runEnd
         }
         starts[count] = text.count
         return count

@@ -3,6 +3,20 @@ public enum MediaType {
     /// The last path component of `path` (`"media/cat.png"` → `"cat.png"`),
     /// ignoring trailing slashes; `nil` when nothing is left.
     public static func basename(_ path: String) -> String? {
+        // An ASCII path (almost every one) is cut at its '/' bytes; any other
+        // goes by Character, where "/" followed by a combining mark is no '/'.
+        let ascii = path.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+            guard ASCIIBytes.isASCII(bytes) else { return nil }
+            return .some(ASCIIBytes.basename(bytes).map {
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self)
+            })
+        }
+        if case .some(.some(let name)) = ascii { return name }
+        return characterBasename(path)
+    }
+
+    /// `basename(_:)` by Character, for any text.
+    static func characterBasename(_ path: String) -> String? {
         // The last non-empty piece between "/" characters, as
         // `split(separator: "/").last` finds it, without the array.
         var last: Range<String.Index>?
@@ -68,6 +82,15 @@ public enum MediaType {
     /// e-books), else `"[FILE]"`. Parameters (`; charset=…`) and case are
     /// ignored.
     public static func tag(forMIME mime: String) -> String {
+        // An ASCII type (almost every one) is read as bytes; any other by
+        // Character, with Unicode lower-casing and canonical equivalence
+        // (U+037E GREEK QUESTION MARK is a ";" there).
+        if let tag = mime.utf8.withContiguousStorageIfAvailable(ASCIIBytes.tag), let tag { return tag }
+        return characterTag(forMIME: mime)
+    }
+
+    /// `tag(forMIME:)` by Character, for any text.
+    static func characterTag(forMIME mime: String) -> String {
         // The first non-empty piece before a ";" (`split(separator: ";").first`).
         var start = mime.startIndex
         while start < mime.endIndex, mime[start] == ";" { start = mime.index(after: start) }
@@ -106,10 +129,131 @@ public enum MediaType {
         return "[FILE]"
     }
 
-    private static let archiveSubtypes = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
+    static let archiveSubtypes = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
                                           "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd",
                                           "java-archive"]
-    private static let textSubtypes = ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"]
+    static let textSubtypes = ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"]
+}
+
+/// `MediaType`'s work on ASCII bytes. For ASCII, a byte is a Character
+/// (CR LF aside, which is neither ";", "/", a space nor a tab, and ends
+/// none of the compared names), lower-casing is ASCII's and equality is
+/// byte equality, so these give exactly what the Character versions give.
+enum ASCIIBytes {
+    /// True when every byte is ASCII.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let count = bytes.count
+        if let base = bytes.baseAddress {
+            while i + 8 <= count {
+                if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+                i += 8
+            }
+        }
+        while i < count {
+            if bytes[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The byte range of `MediaType.basename` of an ASCII path, or `nil`
+    /// when nothing is left.
+    static func basename(_ path: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var end = path.count
+        while end > 0, path[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        guard end > 0 else { return nil }
+        var start = end
+        while start > 0, path[start - 1] != UInt8(ascii: "/") { start -= 1 }
+        return start..<end
+    }
+
+    /// `MediaType.tag(forMIME:)` of an ASCII type; `nil` when it is not ASCII.
+    static func tag(_ mime: UnsafeBufferPointer<UInt8>) -> String? {
+        guard isASCII(mime) else { return nil }
+        // The first non-empty piece before a ";", without spaces and tabs
+        // around it.
+        var start = 0
+        while start < mime.count, mime[start] == UInt8(ascii: ";") { start += 1 }
+        var end = start
+        while end < mime.count, mime[end] != UInt8(ascii: ";") { end += 1 }
+        while start < end, isSpaceOrTab(mime[start]) { start += 1 }
+        while end > start, isSpaceOrTab(mime[end - 1]) { end -= 1 }
+        // Leading "/"s are skipped, the family runs to the next "/", the
+        // subtype is the rest.
+        var familyStart = start
+        while familyStart < end, mime[familyStart] == UInt8(ascii: "/") { familyStart += 1 }
+        var familyEnd = familyStart
+        while familyEnd < end, mime[familyEnd] != UInt8(ascii: "/") { familyEnd += 1 }
+        let family = Text(bytes: mime, range: familyStart..<familyEnd)
+        let subtype = Text(bytes: mime, range: familyEnd < end ? familyEnd + 1..<end : end..<end)
+        if family == "image" { return "[IMG]" }
+        if family == "audio" { return "[AUD]" }
+        if family == "video" { return "[VID]" }
+        if family == "text" { return "[TXT]" }
+        if subtype == "pdf" { return "[PDF]" }
+        if archiveSubtypes.contains(where: { subtype == $0 }) { return "[ZIP]" }
+        if textSubtypes.contains(where: { subtype == $0 })
+            || subtype.hasSuffix("+json") || subtype.hasSuffix("+xml") && !subtype.contains("svg") {
+            return "[TXT]"
+        }
+        if subtype == "msword" || subtype == "rtf" || subtype.hasPrefix("vnd.ms-")
+            || subtype.hasPrefix("vnd.openxmlformats-officedocument") || subtype.hasPrefix("vnd.oasis.opendocument")
+            || subtype == "epub+zip" {
+            return "[DOC]"
+        }
+        return "[FILE]"
+    }
+
+    /// `MediaType.archiveSubtypes` and `textSubtypes`, as literals.
+    static let archiveSubtypes: [StaticString] = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
+                                                  "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd",
+                                                  "java-archive"]
+    static let textSubtypes: [StaticString] = ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"]
+
+    @inline(__always)
+    static func isSpaceOrTab(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// A piece of ASCII text compared lower-cased with lower-case literals.
+    struct Text {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let range: Range<Int>
+
+        /// The byte at `offset` from the start, lower-cased.
+        @inline(__always)
+        func lowered(_ offset: Int) -> UInt8 {
+            let byte = bytes[range.lowerBound + offset]
+            return byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+        }
+
+        /// True when the `literal.count` bytes from `offset` are `literal`.
+        func matches(_ literal: StaticString, at offset: Int) -> Bool {
+            let length = literal.utf8CodeUnitCount
+            guard offset >= 0, offset + length <= range.count else { return false }
+            let expected = literal.utf8Start
+            for k in 0..<length where lowered(offset + k) != expected[k] { return false }
+            return true
+        }
+
+        static func == (text: Text, literal: StaticString) -> Bool {
+            text.range.count == literal.utf8CodeUnitCount && text.matches(literal, at: 0)
+        }
+
+        func hasPrefix(_ literal: StaticString) -> Bool { matches(literal, at: 0) }
+
+        func hasSuffix(_ literal: StaticString) -> Bool {
+            matches(literal, at: range.count - literal.utf8CodeUnitCount)
+        }
+
+        func contains(_ literal: StaticString) -> Bool {
+            let length = literal.utf8CodeUnitCount
+            guard length <= range.count else { return false }
+            for offset in 0...(range.count - length) where matches(literal, at: offset) { return true }
+            return false
+        }
+    }
 }
 
 extension String {
