@@ -167,7 +167,7 @@ final class MessageAccessTests: XCTestCase {
 
     func test_numbers_readsAWholeArrayInOneCall_cappedAtTheCapacity() throws {
         let voice = Message()
-        var json = #"{"type":"voice","voice":{"waveform":[0.5,1,0,0.25],"mixed":[1,"x"],"empty":[]}}"#
+        var json = #"{"type":"voice","voice":{"waveform":[0.5,1,0,0.25],"mixed":[1,"x"],"empty":[],"nested":[1,[2,3],4],"first":[[5],6],"after":[7,8]}}"#
         try json.withUTF8 { try voice.load($0, me: nil) }
         var values = [Double](repeating: -1, count: 3)
         var count = 0
@@ -180,6 +180,13 @@ final class MessageAccessTests: XCTestCase {
             values = [-1, -1, -1]
             XCTAssertEqual(api.numbers(voice.handle, "voice.mixed", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
             XCTAssertEqual(values, [-1, -1, -1], "nothing is written when an element is not a number")
+            // A nested array is not a number, whatever it holds; the array after it is read on its own.
+            XCTAssertEqual(api.numbers(voice.handle, "voice.nested", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
+            XCTAssertEqual(api.numbers(voice.handle, "voice.first", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
+            XCTAssertEqual(values, [-1, -1, -1])
+            XCTAssertEqual(api.numbers(voice.handle, "voice.after", &values, 3, &count), cellhost_lookup(CELLHOST_FOUND))
+            XCTAssertEqual(Array(values.prefix(2)), [7, 8])
+            XCTAssertEqual(count, 2)
             XCTAssertEqual(api.numbers(voice.handle, "type", &values, 3, &count), cellhost_lookup(CELLHOST_WRONG_TYPE))
             XCTAssertEqual(api.numbers(voice.handle, "voice.none", &values, 3, &count), cellhost_lookup(CELLHOST_MISSING))
         }

@@ -32,6 +32,25 @@ public final class CallState: @unchecked Sendable {
     /// called there (CELLHOST_PLUGIN_THREAD_SAFE).
     public let isWorker: Bool
 
+    /// The instances this thread used last, with their conversation's
+    /// generation: most renders find theirs here instead of taking the
+    /// conversation's lock (which every render thread would contend for).
+    private var recentInstances: [(generation: Int, cls: ObjectIdentifier, object: CellObject)] = []
+
+    /// `runtime.conversation.instance(of:runtime:)`, through this thread's
+    /// small cache of the current conversation's instances.
+    func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
+        let conversation = runtime.conversation
+        let id = ObjectIdentifier(cls)
+        for entry in recentInstances where entry.cls == id && entry.generation == conversation.generation {
+            return entry.object
+        }
+        let object = conversation.instance(of: cls, runtime: runtime)
+        if recentInstances.count >= 8 { recentInstances.removeFirst() }
+        recentInstances.append((conversation.generation, id, object))
+        return object
+    }
+
     init(baseDirectory: BaseDirectory, isWorker: Bool) {
         self.baseDirectory = baseDirectory
         self.isWorker = isWorker

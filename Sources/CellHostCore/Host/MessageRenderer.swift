@@ -138,7 +138,7 @@ struct MessageRenderer {
             }
             // Its library is open now: render workers may call it from here on.
             if !state.isWorker && !step.cls.isConcurrent { step.cls.prepareForConcurrentCalls() }
-            let object = runtime.conversation.instance(of: step.cls, runtime: runtime)
+            let object = state.instance(of: step.cls, runtime: runtime)
             let mark = canvas.mark
             if let check = step.cls.lookup(.canRender) {
                 let accepted = runtime.withContext(for: check.owner, width: width, messageClass: step.messageClass, flags: flags) {

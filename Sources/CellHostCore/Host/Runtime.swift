@@ -419,6 +419,10 @@ public final class Runtime {
 /// the creation hold a lock (recursive: `conversationWillBegin:` may ask for
 /// another instance through `instance_of`).
 final class Conversation {
+    /// Different for every conversation of the process, so a thread's
+    /// cache of instances (`CallState.instance`) knows which are current.
+    let generation = Conversation.generations.add(1, ordering: .relaxed).newValue
+    private static let generations = Atomic<Int>(0)
     private var objects: [ObjectIdentifier: CellObject] = [:]
     private var order: [CellObject] = []
     private let lock = RecursiveLock()
