@@ -223,4 +223,7 @@ if [ "$DISPATCH_SHARE" = 1 ]; then
             if (ffiincl > 0) printf "inclusive under ffi_call (IMPs + what they call): %.0f = %.2f%% of total\n", ffiincl, 100 * ffiincl / tffi
         }' "$OUT"/callgrind-ffi-$n.out.self.txt "$OUT"/callgrind-ffi-$n.out.incl.txt \
            "$OUT"/callgrind-direct-$n.out.self.txt 2>/dev/null
+    echo
+    echo "== dispatch share of the default (direct) run: Benchmarks/dispatch-share.py"
+    python3 Benchmarks/dispatch-share.py "$OUT/callgrind-direct-$n.out.incl.txt"
 fi
