@@ -44,8 +44,9 @@ enum Runtime {
     /// the same strings to every call, so most calls make no new `String`.
     nonisolated(unsafe) static var messageClassCache = CStringCache()
     nonisolated(unsafe) static var baseDirectoryCache = CStringCache()
-    /// Guards `activeCalls`, `extensionCache`, the string caches (used when
-    /// a thread has no `ThreadCache`) and stateless types' shared values.
+    /// Guards `activeCalls`, `extensionCache`, the string caches (used
+    /// when a thread has no `ThreadCache`) and the setting of stateless
+    /// types' shared values.
     static let lock = Lock()
 
     // MARK: Calls in progress
@@ -110,13 +111,13 @@ enum Runtime {
 
     /// The `String` of a context's message class, made again only when it changes.
     static func messageClass(_ text: UnsafePointer<CChar>) -> String {
-        if let cache = ThreadCache.current { return cache.messageClass.string(text) }
+        if let cache = ThreadCache.current { return cache.pointee.messageClass.string(text) }
         return lock.locked { messageClassCache.string(text) }
     }
 
     /// The `String` of a context's base directory, made again only when it changes.
     static func baseDirectory(_ text: UnsafePointer<CChar>) -> String {
-        if let cache = ThreadCache.current { return cache.baseDirectory.string(text) }
+        if let cache = ThreadCache.current { return cache.pointee.baseDirectory.string(text) }
         return lock.locked { baseDirectoryCache.string(text) }
     }
 
@@ -127,8 +128,8 @@ enum Runtime {
     static func contextStrings(messageClass: UnsafePointer<CChar>?,
                                baseDirectory: UnsafePointer<CChar>?) -> (messageClass: String, baseDirectory: String) {
         if let cache = ThreadCache.current {
-            return (messageClass.map { cache.messageClass.string($0) } ?? "",
-                    baseDirectory.map { cache.baseDirectory.string($0) } ?? "")
+            return (messageClass.map { cache.pointee.messageClass.string($0) } ?? "",
+                    baseDirectory.map { cache.pointee.baseDirectory.string($0) } ?? "")
         }
         return lock.locked {
             (messageClass.map { messageClassCache.string($0) } ?? "",
@@ -158,11 +159,13 @@ enum Runtime {
     static func extensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
         guard let cache = ThreadCache.current else { return lock.locked { cachedExtensions(of: table) } }
         let generation = extensionsGeneration.load(ordering: .acquiring)
-        if cache.extensionsTable == table, cache.extensionsGeneration == generation { return cache.extensions }
+        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation {
+            return cache.pointee.extensions
+        }
         let extensions = lock.locked { cachedExtensions(of: table) }
-        cache.extensionsTable = table
-        cache.extensionsGeneration = generation
-        cache.extensions = extensions
+        cache.pointee.extensionsTable = table
+        cache.pointee.extensionsGeneration = generation
+        cache.pointee.extensions = extensions
         return extensions
     }
 
@@ -219,10 +222,11 @@ final class CallSlot: Sendable {
 /// that a call takes no lock and makes no `String` for what the previous
 /// call on the thread already had.
 ///
-/// Thread safety: each thread reaches only its own object (through a
-/// pthread key), and CellKit calls nothing while it reads or writes one, so
-/// a nested call (`send_super`) never finds it half updated.
-final class ThreadCache {
+/// Thread safety: each thread reaches only its own cache (through a pthread
+/// key), and CellKit calls nothing while it reads or writes one, so a nested
+/// call (`send_super`) never finds it half updated. It lives in memory of
+/// its own, reached by pointer, so that a call pays no reference counting.
+struct ThreadCache {
     var messageClass = CStringCache()
     var baseDirectory = CStringCache()
     /// The table `extensions` belongs to, as of `extensionsGeneration`.
@@ -233,25 +237,29 @@ final class ThreadCache {
     /// The key of each thread's cache, made once (a Swift `static let` is
     /// initialized once, thread-safely); `nil` when the system has no key
     /// left, and then callers use the locked shared state. Its destructor
-    /// releases a thread's cache when the thread exits. (A Swift library is
+    /// frees a thread's cache when the thread exits. (A Swift library is
     /// never unloaded, since the Swift runtime keeps pointers into its
     /// metadata, so the destructor stays callable.)
     private static let key: pthread_key_t? = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { raw in
-            if let raw { Unmanaged<ThreadCache>.fromOpaque(raw).release() }
+            guard let cache = raw?.assumingMemoryBound(to: ThreadCache.self) else { return }
+            cache.deinitialize(count: 1)
+            cache.deallocate()
         }
         return made == 0 ? key : nil
     }()
 
-    /// The calling thread's cache, made on its first call; `nil` without a key.
-    static var current: ThreadCache? {
+    /// The calling thread's cache, made on its first call and valid until
+    /// the thread exits; use it on this thread only. `nil` without a key.
+    static var current: UnsafeMutablePointer<ThreadCache>? {
         guard let key else { return nil }
-        if let raw = pthread_getspecific(key) { return Unmanaged<ThreadCache>.fromOpaque(raw).takeUnretainedValue() }
-        let cache = ThreadCache()
-        let retained = Unmanaged.passRetained(cache)
-        guard pthread_setspecific(key, retained.toOpaque()) == 0 else {
-            retained.release()
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCache.self) }
+        let cache = UnsafeMutablePointer<ThreadCache>.allocate(capacity: 1)
+        cache.initialize(to: ThreadCache())
+        guard pthread_setspecific(key, cache) == 0 else {
+            cache.deinitialize(count: 1)
+            cache.deallocate()
             return nil
         }
         return cache
@@ -264,23 +272,18 @@ final class ThreadCache {
 struct CStringCache {
     private var pointer: UnsafePointer<CChar>?
     private var value = ""
+    /// The bytes of `value` and a NUL, to compare with the next text.
+    private var bytes: ContiguousArray<CChar> = [0]
 
     mutating func string(_ text: UnsafePointer<CChar>) -> String {
-        if text == pointer, Self.equal(value, text) { return value }
+        // Both are NUL-terminated: strcmp stops at the first difference.
+        if text == pointer, bytes.withUnsafeBufferPointer({ $0.baseAddress.map { strcmp(text, $0) == 0 } ?? false }) {
+            return value
+        }
         pointer = text
         value = String(cString: text)
+        bytes = ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1))
         return value
-    }
-
-    /// True when `text` (NUL-terminated) has exactly the bytes of `string`.
-    private static func equal(_ string: String, _ text: UnsafePointer<CChar>) -> Bool {
-        var string = string
-        return string.withUTF8 { bytes in
-            // strncmp stops at the NUL of a shorter `text`.
-            guard let base = bytes.baseAddress else { return text[0] == 0 }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { strncmp(text, $0, bytes.count) } == 0
-                && text[bytes.count] == 0
-        }
     }
 }
 
@@ -326,8 +329,14 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     /// The class as described to the host (in the descriptor's `classes`),
     /// for `object_ivars`. Set once the descriptor's class array exists.
     var classStruct: UnsafePointer<cellhost_class>?
-    /// A stateless type's one value.
-    private var shared: Box<R>?
+    /// A stateless type's one value, set under `Runtime.lock` by the first
+    /// call that needs it and then read without a lock once `hasShared`
+    /// says so (its releasing store comes after the write, so a reader that
+    /// sees it sees the box). All values of a type without stored properties
+    /// are alike, so the box is never replaced while methods run;
+    /// `removeAll` (at `deinit`, when none does) drops it.
+    nonisolated(unsafe) private var shared: Box<R>?
+    private let hasShared = Atomic<Bool>(false)
 
     init(className: UnsafePointer<CChar>, name: String) {
         self.className = className
@@ -344,7 +353,7 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
 
     /// The box `object` holds now, if any.
     func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
-        if Self.isStateless { return Runtime.lock.locked { shared } }
+        if Self.isStateless { return hasShared.load(ordering: .acquiring) ? shared : nil }
         guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
         return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -364,7 +373,13 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     func replaceBox(for object: OpaquePointer?, host: Host) -> Box<R> {
         let box = Box(R())
         if Self.isStateless {
-            Runtime.lock.locked { shared = box }
+            // `R()` ran, as for any type; the box is shared only if none is yet.
+            Runtime.lock.locked {
+                if shared == nil {
+                    shared = box
+                    hasShared.store(true, ordering: .releasing)
+                }
+            }
             return box
         }
         // Without storage the value lasts for this call only.
@@ -385,7 +400,10 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     }
 
     override func removeAll() {
-        Runtime.lock.locked { shared = nil }
+        Runtime.lock.locked {
+            hasShared.store(false, ordering: .releasing)
+            shared = nil
+        }
     }
 }
 
