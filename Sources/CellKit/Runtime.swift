@@ -25,15 +25,25 @@ enum Runtime {
     /// The reason handed to the host when `setUp` fails; freed on the next failure.
     nonisolated(unsafe) static var failureReason: UnsafeMutablePointer<CChar>?
     /// The method calls in progress that hand out a `RenderContext` and
-    /// did not find a free slot in `callSlots` (more than `callSlots.count`
+    /// did not find a free slot in `callSlots` (more than `callSlotCount`
     /// at once), innermost last. Normally empty.
     nonisolated(unsafe) static var activeCalls: [UInt64] = []
     /// The last call token handed out; tokens are unique for the life of
     /// the plugin (64 bits do not wrap) and never 0, which marks a free slot.
     static let lastCallToken = Atomic<UInt64>(0)
-    /// The calls in progress: each slot holds the token of the call that
-    /// claimed it, or 0. A power of two, so a start index is a mask away.
-    static let callSlots: [CallSlot] = (0..<64).map { _ in CallSlot() }
+    /// The calls in progress: `callSlotCount` slots, each holding the token
+    /// of the call that claimed it, or 0. Allocated once, never freed, each
+    /// slot on a cache line of its own, and reached by pointer, so a call
+    /// pays no reference counting.
+    static let callSlots: UnsafeMutablePointer<CallSlot> = {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: callSlotCount * MemoryLayout<CallSlot>.stride,
+                                                   alignment: 64)
+        let slots = raw.bindMemory(to: CallSlot.self, capacity: callSlotCount)
+        for index in 0..<callSlotCount { (slots + index).initialize(to: CallSlot()) }
+        return slots
+    }()
+    /// A power of two, so a start index is a mask away.
+    static let callSlotCount = 64
     /// The extensions of each host table seen, fetched once per table. A
     /// process normally has one host and so one table per plugin; an
     /// embedding process with several hosts has a few.
@@ -64,15 +74,16 @@ enum Runtime {
     /// Marks a new call as in progress and returns its token.
     static func beginCall() -> CallToken {
         let token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
-        let mask = callSlots.count - 1
+        let slots = callSlots
+        let mask = callSlotCount - 1
         // Consecutive calls start at consecutive slots, so nested calls and
         // other threads' calls rarely meet a taken one.
         let start = Int(truncatingIfNeeded: token) & mask
         for step in 0...mask {
             let index = (start &+ step) & mask
-            let slot = callSlots[index]
-            if slot.token.load(ordering: .relaxed) == 0,
-               slot.token.compareExchange(expected: 0, desired: token, ordering: .acquiringAndReleasing).exchanged {
+            if slots[index].token.load(ordering: .relaxed) == 0,
+               slots[index].token.compareExchange(expected: 0, desired: token,
+                                                  ordering: .acquiringAndReleasing).exchanged {
                 return CallToken(value: token, slot: index)
             }
         }
@@ -210,9 +221,9 @@ struct CallToken: Equatable {
 }
 
 /// One slot of `Runtime.callSlots`: the token of the call holding it, or 0.
-/// Its own object, padded so that two slots (used by calls on two threads)
-/// never share a cache line.
-final class CallSlot: Sendable {
+/// Padded to 64 bytes (and the table aligned to 64), so that two slots, used
+/// by calls on two threads, never share a cache line.
+struct CallSlot: ~Copyable {
     let token = Atomic<UInt64>(0)
     private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
 }
@@ -252,6 +263,7 @@ struct ThreadCache {
 
     /// The calling thread's cache, made on its first call and valid until
     /// the thread exits; use it on this thread only. `nil` without a key.
+    @inline(__always)
     static var current: UnsafeMutablePointer<ThreadCache>? {
         guard let key else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCache.self) }
@@ -266,24 +278,45 @@ struct ThreadCache {
     }
 }
 
-/// The `String` of the last C string seen, made again only when the text
-/// changes: the same pointer to the same bytes gives the same `String`,
-/// another pointer or other bytes a fresh one.
+/// The `String`s of the last few C strings seen, so that a text seen again
+/// makes no new `String`: the same pointer to the same bytes gives the same
+/// `String`, another pointer or other bytes a fresh one. A few, not one,
+/// because the host passes each message class's own string, and classes
+/// alternate from message to message.
 struct CStringCache {
-    private var pointer: UnsafePointer<CChar>?
-    private var value = ""
-    /// The bytes of `value` and a NUL, to compare with the next text.
-    private var bytes: ContiguousArray<CChar> = [0]
+    private struct Entry {
+        let pointer: UnsafePointer<CChar>
+        let value: String
+        /// The bytes of `value` and a NUL, to compare with the next text.
+        let bytes: ContiguousArray<CChar>
+
+        /// True when `text` is this entry's pointer and still has its bytes
+        /// (both are NUL-terminated: strcmp stops at the first difference).
+        func matches(_ text: UnsafePointer<CChar>) -> Bool {
+            text == pointer && bytes.withUnsafeBufferPointer { $0.baseAddress.map { strcmp(text, $0) == 0 } ?? false }
+        }
+    }
+
+    /// How many strings are kept.
+    static let capacity = 8
+    private var entries: [Entry] = []
+    /// The entry the next new string replaces once `entries` is full.
+    private var next = 0
 
     mutating func string(_ text: UnsafePointer<CChar>) -> String {
-        // Both are NUL-terminated: strcmp stops at the first difference.
-        if text == pointer, bytes.withUnsafeBufferPointer({ $0.baseAddress.map { strcmp(text, $0) == 0 } ?? false }) {
-            return value
+        for index in entries.indices where entries[index].matches(text) { return entries[index].value }
+        let entry = Entry(pointer: text, value: String(cString: text),
+                          bytes: ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1)))
+        // The same pointer with other bytes: that entry is stale.
+        if let stale = entries.firstIndex(where: { $0.pointer == text }) {
+            entries[stale] = entry
+        } else if entries.count < Self.capacity {
+            entries.append(entry)
+        } else {
+            entries[next] = entry
+            next = (next + 1) % Self.capacity
         }
-        pointer = text
-        value = String(cString: text)
-        bytes = ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1))
-        return value
+        return entry.value
     }
 }
 
