@@ -127,6 +127,10 @@ struct HostExtensions {
 
     private init() {}
 
+    /// No extensions and an unusable table: what a `ThreadCache` holds
+    /// before its first look-up.
+    static let none = HostExtensions()
+
     /// `raw` as a `T` table when its leading `struct_size` covers all of `T`.
     private static func fetch<T>(_ raw: UnsafeRawPointer?, as type: T.Type) -> UnsafePointer<T>? {
         guard let raw, Int(raw.load(as: UInt32.self)) >= MemoryLayout<T>.size else { return nil }

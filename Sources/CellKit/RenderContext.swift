@@ -38,8 +38,8 @@ public struct RenderContext {
         let context: UnsafePointer<cellhost_context>
         /// The builder of a render call; `nil` in `canRenderMessage:context:`.
         let builder: OpaquePointer?
-        /// Identifies the call; see `Runtime.activeCalls`.
-        let token: UInt64
+        /// Identifies the call; see `Runtime.isActive(_:)`.
+        let token: CallToken
     }
 
     init(width: Int, messageClass: String, baseDirectory: String = "", isColor: Bool = false,

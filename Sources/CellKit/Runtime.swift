@@ -1,12 +1,13 @@
 internal import CellHostABI
 import Glibc
+import Synchronization
 
 /// The plugin-wide state of CellKit. Each plugin `.so` links its own copy of
 /// CellKit, so this is per plugin. What `init` and the descriptor set is
 /// written before any method runs; what methods read and write while they
 /// run (calls in progress, extension tables, context strings) is guarded by
-/// `lock`, as a plugin that declares `PluginInfo.threadSafe` is called from
-/// several threads at once.
+/// atomics, in each thread's `ThreadCache` or under `lock`, as a plugin that
+/// declares `PluginInfo.threadSafe` is called from several threads at once.
 enum Runtime {
     /// The host table `init` received; valid until `deinit` returns.
     nonisolated(unsafe) static var host: UnsafePointer<cellhost_host>?
@@ -23,67 +24,125 @@ enum Runtime {
     nonisolated(unsafe) static var pendingWarnings: [String] = []
     /// The reason handed to the host when `setUp` fails; freed on the next failure.
     nonisolated(unsafe) static var failureReason: UnsafeMutablePointer<CChar>?
-    /// The method calls in progress that hand out a `RenderContext`,
-    /// innermost last (several when calls nest through `send_super`), so a
-    /// context kept past its call cannot reach its dangling message and
-    /// builder.
+    /// The method calls in progress that hand out a `RenderContext` and
+    /// did not find a free slot in `callSlots` (more than `callSlotCount`
+    /// at once), innermost last. Normally empty.
     nonisolated(unsafe) static var activeCalls: [UInt64] = []
-    nonisolated(unsafe) static var nextCallToken: UInt64 = 0
+    /// The last call token handed out; tokens are unique for the life of
+    /// the plugin (64 bits do not wrap) and never 0, which marks a free slot.
+    static let lastCallToken = Atomic<UInt64>(0)
+    /// The calls in progress: `callSlotCount` slots, each holding the token
+    /// of the call that claimed it, or 0. Allocated once, never freed, each
+    /// slot on a cache line of its own, and reached by pointer, so a call
+    /// pays no reference counting.
+    static let callSlots: UnsafeMutablePointer<CallSlot> = {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: callSlotCount * MemoryLayout<CallSlot>.stride,
+                                                   alignment: 64)
+        let slots = raw.bindMemory(to: CallSlot.self, capacity: callSlotCount)
+        for index in 0..<callSlotCount { (slots + index).initialize(to: CallSlot()) }
+        return slots
+    }()
+    /// A power of two, so a start index is a mask away.
+    static let callSlotCount = 64
     /// The extensions of each host table seen, fetched once per table. A
     /// process normally has one host and so one table per plugin; an
     /// embedding process with several hosts has a few.
     nonisolated(unsafe) private static var extensionCache: [(table: UnsafePointer<cellhost_host>,
                                                              extensions: HostExtensions)] = []
-    /// The last strings read from contexts: the host hands the same
-    /// strings to every call, so most calls make no new `String`.
+    /// The last strings read from contexts by a thread without a
+    /// `ThreadCache` (each thread normally keeps its own): the host hands
+    /// the same strings to every call, so most calls make no new `String`.
     nonisolated(unsafe) static var messageClassCache = CStringCache()
     nonisolated(unsafe) static var baseDirectoryCache = CStringCache()
-    /// Guards `activeCalls`, `nextCallToken`, `extensionCache`, the string
-    /// caches and stateless types' shared values.
+    /// Guards `activeCalls`, `extensionCache`, the string caches (used
+    /// when a thread has no `ThreadCache`) and the setting of stateless
+    /// types' shared values.
     static let lock = Lock()
 
     // MARK: Calls in progress
 
+    // A context kept past its call must not reach that call's dangling
+    // message and builder, from whichever thread it is used; calls nest
+    // (`send_super`), and a thread-safe plugin runs calls on several
+    // threads at once. So every call in progress is recorded where any
+    // thread can see it: in a slot of `callSlots`, claimed and cleared by
+    // compare-exchange, so calls on different threads share no lock (and,
+    // starting at different slots, mostly no cache line either). Only when
+    // every slot is taken does a call go to the locked `activeCalls`, so a
+    // call always works.
+
     /// Marks a new call as in progress and returns its token.
-    static func beginCall() -> UInt64 {
-        lock.locked {
-            nextCallToken &+= 1
-            activeCalls.append(nextCallToken)
-            return nextCallToken
+    static func beginCall() -> CallToken {
+        let token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
+        let slots = callSlots
+        let mask = callSlotCount - 1
+        // Consecutive calls start at consecutive slots, so nested calls and
+        // other threads' calls rarely meet a taken one.
+        let start = Int(truncatingIfNeeded: token) & mask
+        for step in 0...mask {
+            let index = (start &+ step) & mask
+            if slots[index].token.load(ordering: .relaxed) == 0,
+               slots[index].token.compareExchange(expected: 0, desired: token,
+                                                  ordering: .acquiringAndReleasing).exchanged {
+                return CallToken(value: token, slot: index)
+            }
         }
+        lock.locked { activeCalls.append(token) }
+        return CallToken(value: token, slot: nil)
     }
 
-    /// The call `token` has returned.
-    static func endCall(_ token: UInt64) {
+    /// The call `call` has returned.
+    static func endCall(_ call: CallToken) {
+        if let index = call.slot {
+            // Only this call's token is cleared: a second `endCall` finds
+            // another call's token (or 0) and leaves it.
+            _ = callSlots[index].token.compareExchange(expected: call.value, desired: 0,
+                                                       ordering: .acquiringAndReleasing)
+            return
+        }
         lock.locked {
             // Calls nest, so on one thread it is the innermost one.
-            if activeCalls.last == token {
+            if activeCalls.last == call.value {
                 activeCalls.removeLast()
-            } else if let index = activeCalls.lastIndex(of: token) {
+            } else if let index = activeCalls.lastIndex(of: call.value) {
                 activeCalls.remove(at: index)
             }
         }
     }
 
-    static func isActive(_ token: UInt64) -> Bool {
-        lock.locked { activeCalls.contains(token) }
+    /// True from `beginCall` until the matching `endCall`, asked from any
+    /// thread. A slot reused by a later call holds that call's token, never
+    /// this one's.
+    static func isActive(_ call: CallToken) -> Bool {
+        guard let index = call.slot else { return lock.locked { activeCalls.contains(call.value) } }
+        return callSlots[index].token.load(ordering: .acquiring) == call.value
     }
+
+    // MARK: Context strings
 
     /// The `String` of a context's message class, made again only when it changes.
     static func messageClass(_ text: UnsafePointer<CChar>) -> String {
-        lock.locked { messageClassCache.string(text) }
+        if let cache = ThreadCache.current { return cache.pointee.messageClass.string(text) }
+        return lock.locked { messageClassCache.string(text) }
     }
 
     /// The `String` of a context's base directory, made again only when it changes.
     static func baseDirectory(_ text: UnsafePointer<CChar>) -> String {
-        lock.locked { baseDirectoryCache.string(text) }
+        if let cache = ThreadCache.current { return cache.pointee.baseDirectory.string(text) }
+        return lock.locked { baseDirectoryCache.string(text) }
     }
 
-    /// `messageClass(_:)` and `baseDirectory(_:)` of one context under one
-    /// lock (`""` for a `nil` pointer): what every call's `RenderContext` reads.
+    /// `messageClass(_:)` and `baseDirectory(_:)` of one context (`""` for
+    /// a `nil` pointer): what every call's `RenderContext` reads. From the
+    /// calling thread's caches, without a lock; under the lock from the
+    /// shared ones only when the thread has no `ThreadCache`.
     static func contextStrings(messageClass: UnsafePointer<CChar>?,
                                baseDirectory: UnsafePointer<CChar>?) -> (messageClass: String, baseDirectory: String) {
-        lock.locked {
+        if let cache = ThreadCache.current {
+            return (messageClass.map { cache.pointee.messageClass.string($0) } ?? "",
+                    baseDirectory.map { cache.pointee.baseDirectory.string($0) } ?? "")
+        }
+        return lock.locked {
             (messageClass.map { messageClassCache.string($0) } ?? "",
              baseDirectory.map { baseDirectoryCache.string($0) } ?? "")
         }
@@ -105,9 +164,25 @@ enum Runtime {
 
     /// The extensions of `table`, asked for on its first use and kept
     /// (extension tables are host-owned and valid for the life of the process).
+    /// The calling thread remembers the last table it asked about, so a
+    /// call normally takes no lock; `extensionsGeneration` tells it when
+    /// `forgetExtensions` emptied the shared cache.
     static func extensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
-        lock.locked { cachedExtensions(of: table) }
+        guard let cache = ThreadCache.current else { return lock.locked { cachedExtensions(of: table) } }
+        let generation = extensionsGeneration.load(ordering: .acquiring)
+        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation {
+            return cache.pointee.extensions
+        }
+        let extensions = lock.locked { cachedExtensions(of: table) }
+        cache.pointee.extensionsTable = table
+        cache.pointee.extensionsGeneration = generation
+        cache.pointee.extensions = extensions
+        return extensions
     }
+
+    /// Counts `forgetExtensions` calls, so that threads drop the extensions
+    /// they remember.
+    static let extensionsGeneration = Atomic<UInt64>(0)
 
     private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
         if let last = extensionCache.last, last.table == table { return last.extensions }
@@ -123,32 +198,125 @@ enum Runtime {
 
     /// Forgets the extensions of every table (for tests that change a fake host's).
     static func forgetExtensions() {
-        lock.locked { extensionCache = [] }
+        lock.locked {
+            extensionCache = []
+            extensionsGeneration.add(1, ordering: .releasing)
+        }
     }
 }
 
-/// The `String` of the last C string seen, made again only when the text
-/// changes.
-struct CStringCache {
-    private var pointer: UnsafePointer<CChar>?
-    private var value = ""
+/// A call in progress, as `Runtime.beginCall` hands it out.
+struct CallToken: Equatable {
+    /// Unique for the life of the plugin; never 0.
+    let value: UInt64
+    /// The index in `Runtime.callSlots` of the slot holding `value`, or
+    /// `nil` when every slot was taken and the call is in `Runtime.activeCalls`.
+    let slot: Int?
 
-    mutating func string(_ text: UnsafePointer<CChar>) -> String {
-        if text == pointer, Self.equal(value, text) { return value }
-        pointer = text
-        value = String(cString: text)
-        return value
+    /// Only `beginCall` makes tokens, so `slot` is always an index of `callSlots`.
+    fileprivate init(value: UInt64, slot: Int?) {
+        self.value = value
+        self.slot = slot
+    }
+}
+
+/// One slot of `Runtime.callSlots`: the token of the call holding it, or 0.
+/// Padded to 64 bytes (and the table aligned to 64), so that two slots, used
+/// by calls on two threads, never share a cache line.
+struct CallSlot: ~Copyable {
+    let token = Atomic<UInt64>(0)
+    private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+}
+
+/// What one thread keeps between the calls it runs: the last context
+/// strings it read and the extensions of the last host table it used, so
+/// that a call takes no lock and makes no `String` for what the previous
+/// call on the thread already had.
+///
+/// Thread safety: each thread reaches only its own cache (through a pthread
+/// key), and CellKit calls nothing while it reads or writes one, so a nested
+/// call (`send_super`) never finds it half updated. It lives in memory of
+/// its own, reached by pointer, so that a call pays no reference counting.
+struct ThreadCache {
+    var messageClass = CStringCache()
+    var baseDirectory = CStringCache()
+    /// The table `extensions` belongs to, as of `extensionsGeneration`.
+    var extensionsTable: UnsafePointer<cellhost_host>?
+    var extensionsGeneration: UInt64 = 0
+    var extensions = HostExtensions.none
+
+    /// The key of each thread's cache, made once (a Swift `static let` is
+    /// initialized once, thread-safely); `nil` when the system has no key
+    /// left, and then callers use the locked shared state. Its destructor
+    /// frees a thread's cache when the thread exits. (A Swift library is
+    /// never unloaded, since the Swift runtime keeps pointers into its
+    /// metadata, so the destructor stays callable.)
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { raw in
+            guard let cache = raw?.assumingMemoryBound(to: ThreadCache.self) else { return }
+            cache.deinitialize(count: 1)
+            cache.deallocate()
+        }
+        return made == 0 ? key : nil
+    }()
+
+    /// The calling thread's cache, made on its first call and valid until
+    /// the thread exits; use it on this thread only. `nil` without a key.
+    @inline(__always)
+    static var current: UnsafeMutablePointer<ThreadCache>? {
+        guard let key else { return nil }
+        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCache.self) }
+        let cache = UnsafeMutablePointer<ThreadCache>.allocate(capacity: 1)
+        cache.initialize(to: ThreadCache())
+        guard pthread_setspecific(key, cache) == 0 else {
+            cache.deinitialize(count: 1)
+            cache.deallocate()
+            return nil
+        }
+        return cache
+    }
+}
+
+/// The `String`s of the last few C strings seen, so that a text seen again
+/// makes no new `String`: the same pointer to the same bytes gives the same
+/// `String`, another pointer or other bytes a fresh one. A few, not one,
+/// because the host passes each message class's own string, and classes
+/// alternate from message to message.
+struct CStringCache {
+    private struct Entry {
+        let pointer: UnsafePointer<CChar>
+        let value: String
+        /// The bytes of `value` and a NUL, to compare with the next text.
+        let bytes: ContiguousArray<CChar>
+
+        /// True when `text` is this entry's pointer and still has its bytes
+        /// (both are NUL-terminated: strcmp stops at the first difference).
+        func matches(_ text: UnsafePointer<CChar>) -> Bool {
+            text == pointer && bytes.withUnsafeBufferPointer { $0.baseAddress.map { strcmp(text, $0) == 0 } ?? false }
+        }
     }
 
-    /// True when `text` (NUL-terminated) has exactly the bytes of `string`.
-    private static func equal(_ string: String, _ text: UnsafePointer<CChar>) -> Bool {
-        var string = string
-        return string.withUTF8 { bytes in
-            // strncmp stops at the NUL of a shorter `text`.
-            guard let base = bytes.baseAddress else { return text[0] == 0 }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { strncmp(text, $0, bytes.count) } == 0
-                && text[bytes.count] == 0
+    /// How many strings are kept.
+    static let capacity = 8
+    private var entries: [Entry] = []
+    /// The entry the next new string replaces once `entries` is full.
+    private var next = 0
+
+    mutating func string(_ text: UnsafePointer<CChar>) -> String {
+        for index in entries.indices where entries[index].matches(text) { return entries[index].value }
+        let entry = Entry(pointer: text, value: String(cString: text),
+                          bytes: ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1)))
+        // The same pointer with other bytes: that entry is stale.
+        if let stale = entries.firstIndex(where: { $0.pointer == text }) {
+            entries[stale] = entry
+        } else if entries.count < Self.capacity {
+            entries.append(entry)
+        } else {
+            entries[next] = entry
+            next = (next + 1) % Self.capacity
         }
+        return entry.value
     }
 }
 
@@ -194,8 +362,14 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     /// The class as described to the host (in the descriptor's `classes`),
     /// for `object_ivars`. Set once the descriptor's class array exists.
     var classStruct: UnsafePointer<cellhost_class>?
-    /// A stateless type's one value.
-    private var shared: Box<R>?
+    /// A stateless type's one value, set under `Runtime.lock` by the first
+    /// call that needs it and then read without a lock once `hasShared`
+    /// says so (its releasing store comes after the write, so a reader that
+    /// sees it sees the box). All values of a type without stored properties
+    /// are alike, so the box is never replaced while methods run;
+    /// `removeAll` (at `deinit`, when none does) drops it.
+    nonisolated(unsafe) private var shared: Box<R>?
+    private let hasShared = Atomic<Bool>(false)
 
     init(className: UnsafePointer<CChar>, name: String) {
         self.className = className
@@ -212,7 +386,7 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
 
     /// The box `object` holds now, if any.
     func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
-        if Self.isStateless { return Runtime.lock.locked { shared } }
+        if Self.isStateless { return hasShared.load(ordering: .acquiring) ? shared : nil }
         guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
         return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -232,7 +406,13 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     func replaceBox(for object: OpaquePointer?, host: Host) -> Box<R> {
         let box = Box(R())
         if Self.isStateless {
-            Runtime.lock.locked { shared = box }
+            // `R()` ran, as for any type; the box is shared only if none is yet.
+            Runtime.lock.locked {
+                if shared == nil {
+                    shared = box
+                    hasShared.store(true, ordering: .releasing)
+                }
+            }
             return box
         }
         // Without storage the value lasts for this call only.
@@ -253,7 +433,10 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
     }
 
     override func removeAll() {
-        Runtime.lock.locked { shared = nil }
+        Runtime.lock.locked {
+            hasShared.store(false, ordering: .releasing)
+            shared = nil
+        }
     }
 }
 

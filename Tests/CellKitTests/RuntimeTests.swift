@@ -339,6 +339,35 @@ final class DispatchTests: XCTestCase {
         XCTAssertFalse(Runtime.isActive(outer))
     }
 
+    /// A `CStringCache` gives back a kept `String` only for the same
+    /// pointer with the same bytes: a buffer rewritten in place, or another
+    /// buffer, reads as its own text, however many strings came between.
+    func test_stringCacheReadsEachTextAsItIsNow() {
+        var cache = CStringCache()
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 16)
+        defer { buffer.deallocate() }
+        func write(_ text: String) {
+            let bytes = Array(text.utf8CString)
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        write("voice")
+        XCTAssertEqual(cache.string(buffer), "voice")
+        XCTAssertEqual(cache.string(buffer), "voice")
+        write("file")
+        XCTAssertEqual(cache.string(buffer), "file", "same pointer, other bytes")
+        write("files")
+        XCTAssertEqual(cache.string(buffer), "files", "a longer text at the same pointer")
+        write("")
+        XCTAssertEqual(cache.string(buffer), "")
+        let others = (0..<(CStringCache.capacity + 3)).map { PermanentCString.make("class-\($0)") }
+        for _ in 0..<2 {
+            for (index, other) in others.enumerated() { XCTAssertEqual(cache.string(other), "class-\(index)") }
+        }
+        write("voice")
+        XCTAssertEqual(cache.string(buffer), "voice")
+        XCTAssertEqual(cache.string(others[0]), "class-0")
+    }
+
     func test_extensionsAreFetchedOncePerHostTable() throws {
         let cls = try XCTUnwrap(ExportedPlugin([PlainRenderer.self]).cls("PlainCell"))
         Runtime.forgetExtensions()
