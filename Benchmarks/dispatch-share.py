@@ -6,12 +6,15 @@ Reads `callgrind_annotate --inclusive=yes` output of a `cellhost render` run
 and splits the plugin calls into the renderers' own work and everything
 around it:
 
-- chain walk: the host's `MessageRenderer.advance` (walking the fallback
-  chain, the call context, the typed direct call or `ffi_call`) minus what it
-  calls in the plugins, and minus opening libraries on first use (`bindChain`);
-- call entry: the libffi closure trampolines CellKit's IMPs are, and CellKit's
-  per-call wrapper (`closureHandler`, `RenderMethod.render`) minus the
-  renderer's `render(_:into:context:)` itself.
+- dispatch: everything `MessageRenderer.advance` runs that is not a
+  renderer's own `render(_:into:context:)` (Swift plugins), render function
+  (C plugins) or the host's `UnknownMessageCell`: walking the fallback
+  chain, making the call context, the call itself (typed direct call, IMP
+  entry: CellKit's plain C IMPs or libffi closures) and CellKit's per-call
+  wrapper (`RenderMethod.render`: calls in progress, the context value);
+  opening libraries on first use (`bindChain`) is left out;
+- of which CellKit's wrapper: `RenderMethod.render` minus the renderers'
+  `render` inside it.
 
 Usage: dispatch-share.py INCLUSIVE.txt
 """
@@ -50,26 +53,18 @@ def main():
             program = int(line.split()[0].replace(",", ""))
     advance = inclusive(lines, r"MessageRenderer.*advance")
     bind = inclusive(lines, r"Runtime.*bindChain")
-    # Everything the host called through the plugins' IMPs during advance:
-    # Swift plugins (CellKit's closures: libffi's closure entry), C plugins
-    # (PollCell) and the host's own UnknownMessageCell.
-    closures = inclusive(lines, r"libffi\.so.*\]$|0x00000000000070c8")
     swift_wrapper = total(lines, r"CellKit12RenderMethodC6renderys5Int32VAA9ArgumentsVF$")
     renderers = total(lines, r"0B3Kit07MessageB8RendererAacDP6render_4into7context.*TW$")
-    plain_wrapper = total(lines, r"CellKit15PlainTextMethodC05plainD0ys5Int32VAA9ArgumentsVF$")
     c_render = total(lines, r"poll_render$")
     unknown = total(lines, r"unknownA6Render")
-    # The closures also run the plain-text calls of reply previews, which
-    # are not part of advance.
-    called = closures - plain_wrapper + c_render + unknown
-    walk = advance - bind - called
-    entry = (closures - plain_wrapper - swift_wrapper) + (swift_wrapper - renderers)
+    own = renderers + c_render + unknown
+    dispatch = advance - bind - own
+    wrapper = swift_wrapper - renderers
     print(f"total instructions:                {program:>14,}")
-    print(f"chain walk and call (host):        {walk:>14,}  {100 * walk / program:5.2f} %")
-    print(f"IMP entry and CellKit wrapper:     {entry:>14,}  {100 * entry / program:5.2f} %")
-    print(f"dispatch in all:                   {walk + entry:>14,}  {100 * (walk + entry) / program:5.2f} %")
-    print(f"renderers' own render calls:       {renderers + c_render + unknown:>14,}  "
-          f"{100 * (renderers + c_render + unknown) / program:5.2f} %")
+    print(f"dispatch in all:                   {dispatch:>14,}  {100 * dispatch / program:5.2f} %")
+    print(f"  of which CellKit's wrapper:      {wrapper:>14,}  {100 * wrapper / program:5.2f} %")
+    print(f"  chain walk, call and IMP entry:  {dispatch - wrapper:>14,}  {100 * (dispatch - wrapper) / program:5.2f} %")
+    print(f"renderers' own render calls:       {own:>14,}  {100 * own / program:5.2f} %")
 
 
 if __name__ == "__main__":

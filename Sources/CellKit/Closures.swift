@@ -60,10 +60,13 @@ enum Signature {
 
 /// Making IMPs.
 enum Closures {
-    /// A new C function pointer that runs `binding` (kept alive from now on:
-    /// the closure may be called until the process ends), or `nil` when
-    /// libffi cannot make one (say, a system that forbids executable memory).
+    /// A C function pointer that runs `binding` (kept alive from now on: it
+    /// may be called until the process ends): one of `StaticIMPs`' while
+    /// they last, else a new libffi closure; `nil` when libffi cannot make
+    /// one (say, a system that forbids executable memory).
     static func makeIMP(for binding: MethodBinding) -> cellhost_imp? {
+        // The first few methods of a signature get a plain C function (StaticIMPs.swift).
+        if let imp = StaticIMPs.claim(binding) { return imp }
         guard let interface = binding.signature.interface else { return nil }
         var code: UnsafeMutableRawPointer?
         guard let memory = ffi_closure_alloc(MemoryLayout<ffi_closure>.size, &code), let code else { return nil }

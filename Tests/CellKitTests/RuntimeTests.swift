@@ -161,6 +161,20 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(Set(imps).count, 20)
     }
 
+    /// The first render methods of a plugin get plain C function IMPs, the
+    /// rest libffi closures; both run their own class (the test above).
+    func test_atMostEightRenderIMPsAreStaticFunctions_theRestClosures() {
+        let plugin = ExportedPlugin(twentyCells)
+        let imps = (0..<20).compactMap { plugin.cls("Cell\($0)")?.method(CELLHOST_SEL_RENDER)?.imp }
+        XCTAssertEqual(imps.count, 20)
+        let staticCount = imps.filter { StaticIMPs.isStatic($0) }.count
+        XCTAssertLessThanOrEqual(staticCount, StaticIMPs.slotCount)
+        XCTAssertGreaterThanOrEqual(imps.count - staticCount, 20 - StaticIMPs.slotCount)
+        for number in 0..<20 {
+            XCTAssertEqual(plugin.cls("Cell\(number)")?.render(first).text.hasPrefix("\(number)#"), true)
+        }
+    }
+
     func test_aRendererWithoutOptionalProtocolsRegistersOnlyRender() {
         let plugin = ExportedPlugin([PlainRenderer.self])
         XCTAssertEqual(plugin.cls("PlainCell")?.selectors, [CELLHOST_SEL_RENDER])

@@ -51,6 +51,21 @@ public final class CallState: @unchecked Sendable {
         return object
     }
 
+    /// The chains this thread looked up lately, with the registry's
+    /// generation then: most messages find theirs here instead of taking
+    /// the registry's lock and hashing their type.
+    private var recentChains: [(generation: Int, type: String, chain: Registry.Chain)] = []
+
+    /// `registry.chain(for:)`, through this thread's small cache.
+    func chain(for type: String, in registry: Registry) -> Registry.Chain {
+        let generation = registry.generation
+        for entry in recentChains where entry.generation == generation && entry.type == type { return entry.chain }
+        let chain = registry.chain(for: type)
+        if recentChains.count >= 8 { recentChains.removeFirst() }
+        recentChains.append((generation, type, chain))
+        return chain
+    }
+
     init(baseDirectory: BaseDirectory, isWorker: Bool) {
         self.baseDirectory = baseDirectory
         self.isWorker = isWorker

@@ -81,7 +81,7 @@ struct MessageRenderer {
 
     /// A walk over the registry's chain for `message`.
     func start(_ message: Message) -> ChainWalk {
-        let chain = runtime.registry.chain(for: message.type)
+        let chain = runtime.state.chain(for: message.type, in: runtime.registry)
         let walk = ChainWalk(steps: chain.steps)
         if message.typeIsMissing {
             walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))

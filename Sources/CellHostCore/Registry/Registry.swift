@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Maps message classes to cell classes with the semantics of
 /// `registerClass:forMessageClass:` (docs/plugin-abi.md, "Cell classes and the registry"):
 ///
@@ -37,6 +39,11 @@ public final class Registry {
     /// Guarded by `chainsLock`: render worker threads ask for chains concurrently.
     private var chains: [String: Chain] = [:]
     private let chainsLock = RecursiveLock()
+    /// Changes whenever a chain may have changed (a registration, a
+    /// declaration, an override): threads that keep chains of their own
+    /// (`CallState.chain`) check it on every look-up.
+    var generation: Int { changes.load(ordering: .acquiring) }
+    private let changes = Atomic<Int>(0)
     static let maximumCachedChains = 1024
     let unknownCell: RuntimeClass
 
@@ -54,11 +61,13 @@ public final class Registry {
         // cost no re-sort per registration.
         candidates[messageClass, default: []].insertSorted(candidate)
         if !chains.isEmpty { chains.removeAll() }
+        changes.add(1, ordering: .releasing)
     }
 
     /// Declares a message class in the tree; returns why it was refused, if it was.
     public func declare(_ name: String, parent: String?, by plugin: String) -> String? {
         chains.removeAll()
+        changes.add(1, ordering: .releasing)
         return tree.declare(name, parent: parent, by: plugin)
     }
 
@@ -66,6 +75,7 @@ public final class Registry {
     public func override(_ messageClass: String, with cls: RuntimeClass) {
         overrides[messageClass] = cls
         chains.removeAll()
+        changes.add(1, ordering: .releasing)
     }
 
     /// Candidates for a message class, best first.

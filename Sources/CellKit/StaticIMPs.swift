@@ -1,0 +1,130 @@
+internal import CellHostABI
+internal import CFFI
+
+// The IMPs of a plugin's first few render, plain-text and can-render
+// methods are plain C functions compiled into CellKit, not libffi closures:
+// a call reaches its `MethodBinding` directly instead of through libffi's
+// closure entry (which classifies the arguments again on every call: about
+// 700 instructions a render). Each function has a fixed slot, so it knows
+// its binding without capturing anything; a plugin with more methods of a
+// signature than there are slots gets closures for the rest
+// (`Closures.makeIMP`). Each plugin `.so` links its own CellKit, so the
+// slots are per plugin.
+
+/// Plain C function IMPs for the first `slotCount` methods of a signature.
+enum StaticIMPs {
+    /// Slots per signature. The shipped plugins export one class each.
+    static let slotCount = 8
+
+    /// `i@:r^{cellhost_message}r^{cellhost_context}^{cellhost_builder}`.
+    typealias ResultIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
+                                          UnsafePointer<cellhost_context>?, OpaquePointer?) -> Int32
+    /// `B@:r^{cellhost_message}r^{cellhost_context}`.
+    typealias BooleanIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
+                                           UnsafePointer<cellhost_context>?) -> Bool
+
+    /// The binding of each slot, retained for the life of the process
+    /// (written while the descriptor is built, before any call; read-only after).
+    nonisolated(unsafe) private static let resultBindings = makeSlots()
+    nonisolated(unsafe) private static let booleanBindings = makeSlots()
+    nonisolated(unsafe) private static var resultsClaimed = 0
+    nonisolated(unsafe) private static var booleansClaimed = 0
+
+    private static func makeSlots() -> UnsafeMutablePointer<UnsafeRawPointer?> {
+        let slots = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: slotCount)
+        slots.initialize(repeating: nil, count: slotCount)
+        return slots
+    }
+
+    /// A plain C function IMP running `binding`, or `nil` when its
+    /// signature has none or every slot is taken.
+    static func claim(_ binding: MethodBinding) -> cellhost_imp? {
+        Runtime.lock.locked {
+            switch binding.signature {
+            case .resultWithBuilder:
+                guard resultsClaimed < slotCount else { return nil }
+                let slot = resultsClaimed
+                resultsClaimed += 1
+                resultBindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
+                return unsafeBitCast(resultIMPs[slot], to: cellhost_imp.self)
+            case .boolean:
+                guard booleansClaimed < slotCount else { return nil }
+                let slot = booleansClaimed
+                booleansClaimed += 1
+                booleanBindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
+                return unsafeBitCast(booleanIMPs[slot], to: cellhost_imp.self)
+            case .conversation:
+                return nil // twice a conversation: a closure costs nothing there
+            }
+        }
+    }
+
+    /// True when `imp` is one of the plain C function IMPs.
+    static func isStatic(_ imp: cellhost_imp) -> Bool {
+        let address = unsafeBitCast(imp, to: UnsafeRawPointer.self)
+        return resultIMPs.contains { unsafeBitCast($0, to: UnsafeRawPointer.self) == address }
+            || booleanIMPs.contains { unsafeBitCast($0, to: UnsafeRawPointer.self) == address }
+    }
+
+    /// Runs the binding of result slot `slot` with the arguments laid out
+    /// as libffi hands them to a closure (a pointer to each argument), so
+    /// both kinds of IMP share `MethodBinding.invoke`.
+    static func callResult(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
+                           _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
+                           _ builder: OpaquePointer?) -> Int32 {
+        guard let raw = resultBindings[slot] else { return ResultCode.error }
+        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) }, builder)
+        var result: ffi_sarg = 0
+        withUnsafeMutableBytes(of: &values) { storage in
+            let stride = MemoryLayout<OpaquePointer?>.stride
+            let base = storage.baseAddress
+            var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                           UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) =
+                (base, base.map { $0 + stride }, base.map { $0 + 2 * stride }, base.map { $0 + 3 * stride },
+                 base.map { $0 + 4 * stride })
+            withUnsafeMutablePointer(to: &pointers) { tuple in
+                tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 5) { arguments in
+                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue()
+                        .invoke(&result, Arguments(arguments))
+                }
+            }
+        }
+        return Int32(truncatingIfNeeded: result)
+    }
+
+    /// `callResult` for a boolean slot (four arguments).
+    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
+                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
+        guard let raw = booleanBindings[slot] else { return false }
+        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) })
+        var result: ffi_arg = 0
+        withUnsafeMutableBytes(of: &values) { storage in
+            let stride = MemoryLayout<OpaquePointer?>.stride
+            let base = storage.baseAddress
+            var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
+                           UnsafeMutableRawPointer?) =
+                (base, base.map { $0 + stride }, base.map { $0 + 2 * stride }, base.map { $0 + 3 * stride })
+            withUnsafeMutablePointer(to: &pointers) { tuple in
+                tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 4) { arguments in
+                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue()
+                        .invoke(&result, Arguments(arguments))
+                }
+            }
+        }
+        return result != 0
+    }
+
+    // One function per slot: a C function cannot capture its slot number.
+    private static let resultIMPs: [ResultIMP] = [
+        { callResult(0, $0, $1, $2, $3, $4) }, { callResult(1, $0, $1, $2, $3, $4) },
+        { callResult(2, $0, $1, $2, $3, $4) }, { callResult(3, $0, $1, $2, $3, $4) },
+        { callResult(4, $0, $1, $2, $3, $4) }, { callResult(5, $0, $1, $2, $3, $4) },
+        { callResult(6, $0, $1, $2, $3, $4) }, { callResult(7, $0, $1, $2, $3, $4) },
+    ]
+    private static let booleanIMPs: [BooleanIMP] = [
+        { callBoolean(0, $0, $1, $2, $3) }, { callBoolean(1, $0, $1, $2, $3) },
+        { callBoolean(2, $0, $1, $2, $3) }, { callBoolean(3, $0, $1, $2, $3) },
+        { callBoolean(4, $0, $1, $2, $3) }, { callBoolean(5, $0, $1, $2, $3) },
+        { callBoolean(6, $0, $1, $2, $3) }, { callBoolean(7, $0, $1, $2, $3) },
+    ]
+}
