@@ -1,7 +1,7 @@
 internal import CellHostABI
 
-/// One method of one exported class: what its IMP (a libffi closure,
-/// Closures.swift) runs. A subclass per selector, generic over the renderer
+/// One method of one exported class: what its IMP (a plain C function of
+/// StaticIMPs.swift, or a libffi closure, Closures.swift) runs. A subclass per selector, generic over the renderer
 /// type, so a call reaches the renderer through one class method and the
 /// type's witness table: no existential is boxed or opened per call.
 ///

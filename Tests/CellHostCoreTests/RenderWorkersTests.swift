@@ -115,11 +115,11 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(output.bytes.filter { $0 == 0x0A }.count, 60 * 1000, "every message is written (1000 rows each)")
     }
 
-    func test_defaultThreads_isOnePerCore_betweenOneAndTheMaximum() {
+    func test_defaultThreads_isOneLessThanTheCores_betweenOneAndTheMaximum() {
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 1)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 1)
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 2), 2)
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 8), 8)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 2), 1)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 8), 7)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 64), RenderPipeline.maximumThreads)
     }
 

@@ -97,13 +97,15 @@ public final class RenderPipeline: @unchecked Sendable {
         return defaultThreads(cores: sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 
-    /// One render worker per core, at least 1 and at most `maximumThreads`.
-    /// The reading thread runs beside them: it does about a fifth of the
-    /// work (quotes, chrome, output), so on two cores two workers and the
-    /// reading thread share them (measured: 1.24 s against 1.55 s wall for
-    /// 200 000 messages with the two-thread pipeline, which one core gets).
+    /// One render worker less than the cores, at least 1 and at most
+    /// `maximumThreads`: the reading thread, which keeps input order, needs
+    /// a core of its own. 1 means the two-thread pipeline, which on two idle
+    /// cores renders as fast as two workers beside the reading thread (1M
+    /// messages: 5.25 s against 5.27 s wall, plain) and faster for
+    /// `--format json` (4.83 s against 5.63 s); two workers win only when
+    /// other work shares the cores.
     public static func defaultThreads(cores: Int) -> Int {
-        min(max(1, cores), maximumThreads)
+        min(max(1, cores - 1), maximumThreads)
     }
 
     /// The most render threads `threadCount` picks.
