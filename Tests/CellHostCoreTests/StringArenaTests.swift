@@ -47,6 +47,30 @@ final class StringArenaTests: XCTestCase {
         XCTAssertFalse(arena.holdsSanitized(old))
     }
 
+    func test_aStoredStringAPluginWroteControlBytesInto_isNot() {
+        let arena = StringArena()
+        let text = store(arena, "a tab-free line of text")
+        XCTAssertTrue(arena.holdsSanitized(text))
+        // The strings are const to plugins; a plugin writing a tab or ESC into one anyway
+        // gets its span sanitized again.
+        for control: UInt8 in [0x09, 0x1B, 0x7F, 0x0D] {
+            UnsafeMutablePointer(mutating: text.baseAddress!)[13] = control
+            XCTAssertFalse(arena.holdsSanitized(text), "byte 0x\(String(control, radix: 16))")
+        }
+    }
+
+    func test_hasControlByte_matchesTheByteByByteAnswer() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x09, 0x1B, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x9B, 0xC2, 0xE2, 0xFF]
+        for _ in 0..<5000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "x")
+            }
+            let expected = bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            XCTAssertEqual(bytes.withUnsafeBufferPointer { StringArena.hasControlByte($0) }, expected, "\(bytes)")
+        }
+    }
+
     func test_storedTextIsSanitized_soTheHeldSpansAreWhatSanitizingGives() {
         // Escape sequences, controls and invalid UTF-8 were replaced when stored.
         let arena = StringArena()

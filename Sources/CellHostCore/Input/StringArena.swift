@@ -81,7 +81,36 @@ final class StringArena {
             // The byte after the span exists (at worst the string's NUL);
             // neither it nor the first byte may continue a character.
             guard start[0] & 0xC0 != 0x80, start[span.count] & 0xC0 != 0x80 else { return false }
-            return memchr(start, 0, span.count) == nil
+            // The strings are read-only to plugins; one that writes into them
+            // anyway (a tokenizer putting tabs or NULs in place) must not get
+            // control bytes past the sanitizer, so those are looked for, eight
+            // bytes at a time (what stays unchecked is non-ASCII that a plugin
+            // would have to write on purpose, and in-process code can write
+            // to the terminal anyway).
+            return !Self.hasControlByte(UnsafeBufferPointer(start: start, count: span.count))
+        }
+        return false
+    }
+
+    /// True when `bytes` holds a C0 control (NUL included) or DEL.
+    static func hasControlByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        var flagged: UInt64 = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            // A byte below 0x20 (subtracting 0x20 borrows into its high bit
+            // where the byte's own high bit is clear) or 0x7F (adding 1 carries).
+            let below = (word &- (0x20 &* ones)) & ~word
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F // DEL bytes become zero
+            flagged |= below | ((del &- ones) & ~del)
+            index += 8
+        }
+        if flagged & highs != 0 { return true }
+        while index < bytes.count {
+            if bytes[index] < 0x20 || bytes[index] == 0x7F { return true }
+            index += 1
         }
         return false
     }
