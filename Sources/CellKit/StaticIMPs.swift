@@ -66,15 +66,33 @@ enum StaticIMPs {
             || booleanIMPs.contains { unsafeBitCast($0, to: UnsafeRawPointer.self) == address }
     }
 
-    /// Runs the binding of result slot `slot` with the arguments laid out
-    /// as libffi hands them to a closure (a pointer to each argument), so
-    /// both kinds of IMP share `MethodBinding.invoke`.
+    /// Runs the binding of result slot `slot`.
     static func callResult(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
                            _ builder: OpaquePointer?) -> Int32 {
         guard let raw = resultBindings[slot] else { return ResultCode.error }
-        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) }, builder)
         var result: ffi_sarg = 0
+        invoke(raw, &result, object, command, message, context, builder)
+        return Int32(truncatingIfNeeded: result)
+    }
+
+    /// Runs the binding of boolean slot `slot` (four arguments).
+    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
+                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
+        guard let raw = booleanBindings[slot] else { return false }
+        var result: ffi_arg = 0
+        invoke(raw, &result, object, command, message, context, nil)
+        return result != 0
+    }
+
+    /// Calls `MethodBinding.invoke` of the binding at `raw` with the
+    /// arguments laid out as libffi hands them to a closure (a pointer to
+    /// each argument), so both kinds of IMP share it. A method of four
+    /// arguments never reads the fifth.
+    private static func invoke(_ raw: UnsafeRawPointer, _ result: UnsafeMutableRawPointer,
+                               _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?, _ message: OpaquePointer?,
+                               _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) {
+        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) }, builder)
         withUnsafeMutableBytes(of: &values) { storage in
             let stride = MemoryLayout<OpaquePointer?>.stride
             let base = storage.baseAddress
@@ -84,34 +102,10 @@ enum StaticIMPs {
                  base.map { $0 + 4 * stride })
             withUnsafeMutablePointer(to: &pointers) { tuple in
                 tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 5) { arguments in
-                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue()
-                        .invoke(&result, Arguments(arguments))
+                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue().invoke(result, Arguments(arguments))
                 }
             }
         }
-        return Int32(truncatingIfNeeded: result)
-    }
-
-    /// `callResult` for a boolean slot (four arguments).
-    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
-                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
-        guard let raw = booleanBindings[slot] else { return false }
-        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) })
-        var result: ffi_arg = 0
-        withUnsafeMutableBytes(of: &values) { storage in
-            let stride = MemoryLayout<OpaquePointer?>.stride
-            let base = storage.baseAddress
-            var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                           UnsafeMutableRawPointer?) =
-                (base, base.map { $0 + stride }, base.map { $0 + 2 * stride }, base.map { $0 + 3 * stride })
-            withUnsafeMutablePointer(to: &pointers) { tuple in
-                tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 4) { arguments in
-                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue()
-                        .invoke(&result, Arguments(arguments))
-                }
-            }
-        }
-        return result != 0
     }
 
     // One function per slot: a C function cannot capture its slot number.

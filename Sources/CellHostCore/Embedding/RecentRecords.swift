@@ -41,37 +41,10 @@ struct RecentRecords {
 
     mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: RuntimeClass) {
         guard record.count <= RecentRecords.maximumRecordBytes else { return }
-        let hash = Self.hash(id)
-        if let position = find(id, hash) {
-            let slot = Int(table[position]) - 1
-            slots[slot].record.removeAll(keepingCapacity: true)
-            slots[slot].record.append(contentsOf: record)
-            slots[slot].cls = cls
-            return
-        }
-        let slot: Int
-        if slots.count < capacity {
-            slot = slots.count
-            slots.append(Slot(id: id, hash: hash, record: Array(record), cls: cls))
-        } else {
-            // Reuse the oldest slot and its buffer.
-            slot = next
-            if let old = find(slots[slot].id, slots[slot].hash) { remove(at: old) }
-            slots[slot].id = id
-            slots[slot].hash = hash
-            slots[slot].record.removeAll(keepingCapacity: true)
-            slots[slot].record.append(contentsOf: record)
-            slots[slot].cls = cls
-            next = (next + 1) % capacity
-        }
-        insert(slot, hash)
-    }
-
-    /// Enters slot number `slot` (whose id hashes to `hash`) in the table.
-    private mutating func insert(_ slot: Int, _ hash: Int) {
-        var position = hash & mask
-        while table[position] != 0 { position = (position + 1) & mask }
-        table[position] = Int32(slot + 1)
+        let slot = self.slot(for: id)
+        slots[slot].record.removeAll(keepingCapacity: true)
+        slots[slot].record.append(contentsOf: record)
+        slots[slot].cls = cls
     }
 
     /// `remember(id:record:renderedBy:)` for a record the caller no longer
@@ -85,25 +58,34 @@ struct RecentRecords {
             record.withUnsafeBufferPointer { remember(id: id, record: $0, renderedBy: cls) }
             return
         }
+        let slot = self.slot(for: id)
+        swap(&slots[slot].record, &record)
+        record.removeAll(keepingCapacity: true)
+        slots[slot].cls = cls
+    }
+
+    /// The slot of `id`: its own when it is remembered, else a new one or,
+    /// once all are in use, the oldest (its id forgotten), entered in the
+    /// table under `id`. The caller sets the record and class.
+    private mutating func slot(for id: String) -> Int {
         let hash = Self.hash(id)
+        if let position = find(id, hash) { return Int(table[position]) - 1 }
         let slot: Int
-        if let position = find(id, hash) {
-            slot = Int(table[position]) - 1
-        } else if slots.count < capacity {
+        if slots.count < capacity {
             slot = slots.count
-            slots.append(Slot(id: id, hash: hash, record: [], cls: cls))
-            insert(slot, hash)
+            slots.append(Slot(id: id, hash: hash, record: [], cls: nil))
         } else {
+            // Reuse the oldest slot and its buffer.
             slot = next
             if let old = find(slots[slot].id, slots[slot].hash) { remove(at: old) }
             slots[slot].id = id
             slots[slot].hash = hash
             next = (next + 1) % capacity
-            insert(slot, hash)
         }
-        swap(&slots[slot].record, &record)
-        record.removeAll(keepingCapacity: true)
-        slots[slot].cls = cls
+        var position = hash & mask
+        while table[position] != 0 { position = (position + 1) & mask }
+        table[position] = Int32(slot + 1)
+        return slot
     }
 
     func lookup(_ id: String) -> (record: [UInt8], cls: RuntimeClass)? {

@@ -32,37 +32,33 @@ public final class CallState: @unchecked Sendable {
     /// called there (CELLHOST_PLUGIN_THREAD_SAFE).
     public let isWorker: Bool
 
-    /// The instances this thread used last, with their conversation's
-    /// generation: most renders find theirs here instead of taking the
-    /// conversation's lock (which every render thread would contend for).
-    private var recentInstances: [(generation: Int, cls: ObjectIdentifier, object: CellObject)] = []
+    /// The instances this thread used last, by conversation generation:
+    /// most renders find theirs here instead of taking the conversation's
+    /// lock (which every render thread would contend for).
+    private var recentInstances = GenerationCache<ObjectIdentifier, CellObject>()
 
     /// `runtime.conversation.instance(of:runtime:)`, through this thread's
     /// small cache of the current conversation's instances.
     func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
         let conversation = runtime.conversation
         let id = ObjectIdentifier(cls)
-        for entry in recentInstances where entry.cls == id && entry.generation == conversation.generation {
-            return entry.object
-        }
+        if let object = recentInstances.value(for: id, generation: conversation.generation) { return object }
         let object = conversation.instance(of: cls, runtime: runtime)
-        if recentInstances.count >= 8 { recentInstances.removeFirst() }
-        recentInstances.append((conversation.generation, id, object))
+        recentInstances.insert(object, for: id, generation: conversation.generation)
         return object
     }
 
-    /// The chains this thread looked up lately, with the registry's
-    /// generation then: most messages find theirs here instead of taking
-    /// the registry's lock and hashing their type.
-    private var recentChains: [(generation: Int, type: String, chain: Registry.Chain)] = []
+    /// The chains this thread looked up lately, by registry generation:
+    /// most messages find theirs here instead of taking the registry's lock
+    /// and hashing their type.
+    private var recentChains = GenerationCache<String, Registry.Chain>()
 
     /// `registry.chain(for:)`, through this thread's small cache.
     func chain(for type: String, in registry: Registry) -> Registry.Chain {
         let generation = registry.generation
-        for entry in recentChains where entry.generation == generation && entry.type == type { return entry.chain }
+        if let chain = recentChains.value(for: type, generation: generation) { return chain }
         let chain = registry.chain(for: type)
-        if recentChains.count >= 8 { recentChains.removeFirst() }
-        recentChains.append((generation, type, chain))
+        recentChains.insert(chain, for: type, generation: generation)
         return chain
     }
 
