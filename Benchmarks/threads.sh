@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Render threads: `cellhost render --format plain` of N generated messages
-# (the `real` text mix) pinned to one core and to two with taskset, with one
-# render thread (the two-thread pipeline) and with two (CELLHOST_THREADS=2),
-# plus every core the machine has. Prints the median wall and CPU time
+# (the `real` text mix) pinned to one core and to two with taskset, with no
+# render worker (CELLHOST_THREADS=0: the two-thread split), one worker (the
+# default on one or two cores) and two, plus every core the machine has. Prints the median wall and CPU time
 # (user + system) of RUNS runs per configuration, interleaved.
 #
 # Usage: Benchmarks/threads.sh [N]      (default N: 1000000)
@@ -29,8 +29,9 @@ CORES=$(nproc)
 ALL=0-$((CORES - 1))
 
 # configuration: label cpus threads
-CONFIGS=("1core-1thread 0 1" "1core-2threads 0 2" "2cores-1thread 0,1 1" "2cores-2threads 0,1 2")
-[ "$CORES" -gt 2 ] && CONFIGS+=("${CORES}cores-${CORES}threads $ALL $CORES")
+CONFIGS=("1core-0workers 0 0" "1core-1worker 0 1" "2cores-0workers 0,1 0" "2cores-1worker 0,1 1"
+         "2cores-2workers 0,1 2")
+[ "$CORES" -gt 2 ] && CONFIGS+=("${CORES}cores-$((CORES - 1))workers $ALL $((CORES - 1))")
 
 declare -A WALL CPU
 for run in $(seq "$RUNS"); do

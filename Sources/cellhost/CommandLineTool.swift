@@ -201,10 +201,10 @@ struct CommandLineTool {
         }
         let session = RenderSession(host: host, settings: settings, me: options.me, output: output, limits: limits,
                                     supervisor: supervisor(isolation, host: host, me: options.me, limits: limits))
-        // Parsing, plugins and wrapping on CELLHOST_THREADS worker threads
-        // (default: the cores available), the rest in input order on this
-        // one; with one thread, plugins and parsing on this thread, layout
-        // and output on a second one.
+        // Parsing and plugins on CELLHOST_THREADS worker threads (default:
+        // one less than the cores available), the rest in input order on
+        // this one (with --isolation: parsing and plugins on this thread,
+        // layout and output on a second one).
         let pipeline = RenderPipeline(session: session, threads: RenderPipeline.threadCount(environment: environment),
                                       diagnostics: { printError($0) })
         CrashHandler.install(for: pipeline)

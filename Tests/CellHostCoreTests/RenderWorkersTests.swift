@@ -52,21 +52,37 @@ final class RenderWorkersTests: XCTestCase {
     }
 
     func test_fourThreads_writeTheSameBytesAsTheSerialSession_andCallOtherClassesFromTheCallersThread() throws {
+        try checkSameBytesAsSerial(threads: 4)
+    }
+
+    /// With one worker the caller's thread wraps (to even out the work):
+    /// still the same bytes.
+    func test_oneThread_writesTheSameBytesAsTheSerialSession_andCallsOtherClassesFromTheCallersThread() throws {
+        try checkSameBytesAsSerial(threads: 1)
+    }
+
+    func test_zeroThreads_isTheTwoThreadSplit_andTheDefault() throws {
+        let session = RenderSession(host: CellHost(), settings: settings, me: nil, output: OutputBuffer(fd: -1))
+        XCTAssertEqual(RenderPipeline(session: session, threads: 0, diagnostics: { _ in }).threads, 0)
+        XCTAssertEqual(RenderPipeline(session: session, diagnostics: { _ in }).threads, 0)
+    }
+
+    private func checkSameBytesAsSerial(threads count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let lines = records(3_000)
         let output = OutputBuffer(fd: -1)
         let threads = ThreadSet()
         let session = RenderSession(host: try makeHost(threads: threads), settings: settings, me: "u-1", output: output)
-        let pipeline = RenderPipeline(session: session, capacity: 16, batch: 4, threads: 4, diagnostics: { _ in })
-        XCTAssertEqual(pipeline.threads, 4)
+        let pipeline = RenderPipeline(session: session, capacity: 16, batch: 4, threads: count, diagnostics: { _ in })
+        XCTAssertEqual(pipeline.threads, count, file: file, line: line)
         pipeline.start()
         for (index, line) in lines.enumerated() {
             var line = line
             try line.withUTF8 { try pipeline.submit($0, line: index + 1) }
         }
         pipeline.finish()
-        XCTAssertEqual(output.bytes, try renderSerially(lines))
+        XCTAssertEqual(output.bytes, try renderSerially(lines), file: file, line: line)
         XCTAssertEqual(threads.all, [UInt(pthread_self())],
-                       "an in-process cell is not thread-safe: only the caller's thread calls it")
+                       "an in-process cell is not thread-safe: only the caller's thread calls it", file: file, line: line)
     }
 
     func test_recordsThatAreNotObjects_areReportedInTheirPlace() throws {
@@ -123,8 +139,10 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 64), RenderPipeline.maximumThreads)
     }
 
-    func test_threadCount_readsCELLHOST_THREADS_andIsAtLeastOne() {
+    func test_threadCount_readsCELLHOST_THREADS_fromZeroUp_elseIsAtLeastOne() {
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "3"]), 3)
+        XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "0"]), 0, "0: the two-thread split")
+        XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "-1"]), 1)
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "999"]), RenderPipeline.maximumThreads)
         XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "zero"]), 1)
         XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: [:]), 1)

@@ -156,9 +156,14 @@ final class StreamingTests: EndToEndTestCase {
         try checkStreaming(format: "plain", threads: "4")
     }
 
-    /// The two-thread pipeline (one render thread) does the same.
+    /// One render worker (the default on two cores) does the same.
     func test_oneRenderThread_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
         try checkStreaming(format: "plain", threads: "1")
+    }
+
+    /// The two-thread split (no render workers) does the same.
+    func test_noRenderWorkers_eachMessageIsWrittenBeforeTheNextLineIsRead() throws {
+        try checkStreaming(format: "plain", threads: "0")
     }
 
     /// The page's head and each message's element go out as they come.

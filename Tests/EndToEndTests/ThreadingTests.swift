@@ -14,21 +14,26 @@ final class ThreadingTests: EndToEndTestCase {
         return try run(["render"] + args, env: env, timeout: 300)
     }
 
+    /// Renders `args` with no render workers (the two-thread split), one
+    /// worker (the owning thread wraps) and four, and asserts the three runs
+    /// write the same bytes on stdout and stderr and exit alike.
     @discardableResult
     private func assertSameOnOneAndFourThreads(_ args: [String], extra: [String: String] = [:],
                                                file: StaticString = #filePath, line: UInt = #line) throws
         -> (status: Int32, stdout: String, stderr: String) {
-        let one = try render(args, threads: 1, extra: extra)
-        let four = try render(args, threads: 4, extra: extra)
+        let one = try render(args, threads: 0, extra: extra)
         XCTAssertFalse(one.stdout.isEmpty, "\(args)", file: file, line: line)
-        XCTAssertEqual(one.status, four.status, "\(args)", file: file, line: line)
-        XCTAssertEqual(one.stderr, four.stderr, "\(args)", file: file, line: line)
-        if one.stdout != four.stdout {
-            let a = one.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = four.stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }
-            XCTFail("\(args): output differs from line \((first?.offset ?? min(a.count, b.count)) + 1) "
-                    + "(\(a.count) vs \(b.count) lines)", file: file, line: line)
+        for threads in [1, 4] {
+            let other = try render(args, threads: threads, extra: extra)
+            XCTAssertEqual(one.status, other.status, "\(args), \(threads) workers", file: file, line: line)
+            XCTAssertEqual(one.stderr, other.stderr, "\(args), \(threads) workers", file: file, line: line)
+            if one.stdout != other.stdout {
+                let a = one.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                let b = other.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }
+                XCTFail("\(args), \(threads) workers: output differs from line \((first?.offset ?? min(a.count, b.count)) + 1) "
+                        + "(\(a.count) vs \(b.count) lines)", file: file, line: line)
+            }
         }
         return one
     }
@@ -108,13 +113,15 @@ final class ThreadingTests: EndToEndTestCase {
         XCTAssertTrue(result.stdout.contains("serial-probe: n0") && result.stdout.contains("safe-probe: n2998"))
     }
 
-    func test_oneRenderThread_callsEveryPluginFromTheLoadingThread() throws {
+    /// `CELLHOST_THREADS=0`: no render workers; every plugin call on the
+    /// reading thread (a thread-safe plugin's too).
+    func test_noRenderWorkers_callsEveryPluginFromTheLoadingThread() throws {
         try compileFixture("thread_probe.c", as: "libsafeprobe", extraFlags: ["-DTHREAD_SAFE"])
         let input = scratchDir.appendingPathComponent("probes.jsonl")
         let lines = (0..<50).map { #"{"id":"p-\#($0)","type":"safe-probe","text":"n\#($0)"}"# }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
         let record = scratchDir.appendingPathComponent("threads.txt")
-        let result = try render([input.path, "--format", "plain", "--isolation", "none"], threads: 1,
+        let result = try render([input.path, "--format", "plain", "--isolation", "none"], threads: 0,
                                 extra: ["THREAD_PROBE_FILE": record.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let tids = Set(try String(contentsOf: record, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: " ").last })
@@ -143,7 +150,7 @@ final class ThreadingTests: EndToEndTestCase {
         XCTAssertEqual(four.status, 0, four.stderr)
         XCTAssertTrue(four.stdout.contains("safe-probe: first instance:yes"), four.stdout)
         XCTAssertTrue(four.stdout.contains("safe-probe: last instance:no send:7"), four.stdout)
-        let one = try render(args, threads: 1)
+        let one = try render(args, threads: 0)
         XCTAssertTrue(one.stdout.contains("safe-probe: first instance:yes"), one.stdout)
         XCTAssertTrue(one.stdout.contains("safe-probe: last instance:yesserial-probe: last send:0"), one.stdout)
     }
