@@ -46,11 +46,11 @@ final class HTMLEncoder {
         out.append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         out.append("<meta name=\"color-scheme\" content=\"light dark\">\n")
         // No script, no network, whatever the page holds.
-        out.append("<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\">\n")
+        out.append(contentsOf: "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\">\n")
         out.append("<title>")
         HTMLText.append(html.title, limit: 1024, to: out)
         out.append("</title>\n<style>\n")
-        out.append(HTMLStyleSheet.css)
+        out.append(contentsOf: HTMLStyleSheet.css)
         out.append("</style>\n</head>\n<body>\n<main class=\"transcript\">\n")
     }
 
@@ -94,7 +94,7 @@ final class HTMLEncoder {
             groupColor = outgoing ? nil : frame.header.flatMap { $0.name.isEmpty ? nil : $0.colorIndex }
         }
         out.append(outgoing ? "<div class=\"msg out" : "<div class=\"msg in")
-        if let color = groupColor, !outgoing { out.append(" c\(color)") }
+        if let color = groupColor, !outgoing { out.append(contentsOf: " c\(color)") }
         if frame.startsGroup { out.append(" start") }
         out.append("\"")
         appendID(message, to: out)
@@ -118,7 +118,7 @@ final class HTMLEncoder {
         if let replyTo = message.replyTo {
             if let quote {
                 out.append("<a class=\"quote\" href=\"#m-")
-                out.append(HTMLText.percentEncoded(Self.elementID(replyTo)))
+                out.append(contentsOf: HTMLText.percentEncoded(Self.elementID(replyTo)))
                 out.append("\">↪ ")
                 if !quote.sender.isEmpty {
                     HTMLText.append(quote.sender, limit: 1024, to: out)
@@ -162,7 +162,7 @@ final class HTMLEncoder {
     private func appendMore(_ canvas: CellCanvas, to out: OutputBuffer) {
         guard canvas.droppedLines > 0 else { return }
         let hidden = canvas.droppedLines
-        out.append("<div class=\"more\">… \(hidden) more line\(hidden == 1 ? "" : "s")</div>")
+        out.append(contentsOf: "<div class=\"more\">… \(hidden) more line\(hidden == 1 ? "" : "s")</div>")
     }
 
     /// Reactions, the edited mark and (outgoing) the status.
@@ -179,7 +179,7 @@ final class HTMLEncoder {
         guard !parts.isEmpty else { return }
         out.append("<div class=\"foot\">")
         for (cls, text) in parts {
-            out.append("<span class=\"\(cls)\">")
+            out.append(contentsOf: "<span class=\"\(cls)\">")
             HTMLText.append(text, to: out)
             out.append("</span>")
         }
@@ -214,7 +214,7 @@ final class HTMLEncoder {
             let name = String(path.split(separator: "/").last ?? "")
             return .block { out in
                 out.append("<div class=\"media\"><img src=\"")
-                if let bytes = file.bytes { HTMLMedia.appendDataURI(mime: mime, bytes, to: out) } else { out.append(link) }
+                if let bytes = file.bytes { HTMLMedia.appendDataURI(mime: mime, bytes, to: out) } else { out.append(contentsOf: link) }
                 out.append("\" alt=\"")
                 HTMLText.append(name, limit: 1024, to: out)
                 out.append("\" loading=\"lazy\"></div>")
@@ -224,7 +224,7 @@ final class HTMLEncoder {
             let mime = HTMLMedia.audioType(file.head)
             return .block { out in
                 out.append("<div class=\"media\"><audio controls preload=\"metadata\" src=\"")
-                if let bytes = file.bytes, let mime { HTMLMedia.appendDataURI(mime: mime, bytes, to: out) } else { out.append(link) }
+                if let bytes = file.bytes, let mime { HTMLMedia.appendDataURI(mime: mime, bytes, to: out) } else { out.append(contentsOf: link) }
                 out.append("\"></audio></div>")
             }
         case .file:
@@ -329,7 +329,7 @@ struct ContentWriter {
             previous = .text
             if !firstLineDone, case .link(let href)? = attachment, !linkOpen {
                 out.append("<a class=\"file\" href=\"")
-                out.append(href)
+                out.append(contentsOf: href)
                 out.append("\">")
                 linkOpen = true
             }
@@ -381,11 +381,11 @@ struct ContentWriter {
             out.append("<a href=\"")
             HTMLText.appendEscaped(text, to: out)
             out.append("\" rel=\"noopener noreferrer nofollow\"")
-            if !classes.isEmpty { out.append(" class=\"\(classes.joined(separator: " "))\"") }
+            if !classes.isEmpty { out.append(contentsOf: " class=\"\(classes.joined(separator: " "))\"") }
             out.append(">")
             closing.append("</a>")
         } else if !classes.isEmpty {
-            out.append("<span class=\"\(classes.joined(separator: " "))\">")
+            out.append(contentsOf: "<span class=\"\(classes.joined(separator: " "))\">")
             closing.append("</span>")
         }
         if style.contains(.strong) { out.append("<strong>"); closing.append("</strong>") }
@@ -427,9 +427,9 @@ struct ContentWriter {
             }
             if hasFG || hasBG {
                 out.append("<span style=\"")
-                if hasFG { out.append("color:\(Self.hex(first.fg))") }
+                if hasFG { out.append(contentsOf: "color:\(Self.hex(first.fg))") }
                 if hasFG && hasBG { out.append(";") }
-                if hasBG { out.append("background:\(Self.hex(first.bg))") }
+                if hasBG { out.append(contentsOf: "background:\(Self.hex(first.bg))") }
                 out.append("\">")
             }
             glyph.withUnsafeBufferPointer { HTMLText.appendEscaped($0, to: out) }

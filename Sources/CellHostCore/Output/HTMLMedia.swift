@@ -124,7 +124,7 @@ enum HTMLMedia {
     /// Appends `data:MIME;base64,…` for `bytes`.
     static func appendDataURI(mime: String, _ bytes: [UInt8], to out: OutputBuffer) {
         out.append("data:")
-        out.append(mime)
+        out.append(contentsOf: mime)
         out.append(";base64,")
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         out.reserveCapacity(out.count + (bytes.count + 2) / 3 * 4)

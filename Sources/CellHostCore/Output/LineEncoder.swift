@@ -53,7 +53,7 @@ struct LineEncoder {
                 }
                 if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
                 if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
-                    out.append(sgr)
+                    out.append(contentsOf: sgr)
                     out.append(text)
                     out.append("\u{1B}[0m")
                 } else {
@@ -120,7 +120,7 @@ struct LineEncoder {
             for (index, line) in canvas.outputLines.enumerated() {
                 let pieces = Int(line.firstPiece)..<Int(line.endPiece)
                 guard pieces.contains(where: { !canvas.pieces[$0].style.isDisjoint(with: colored) }) else { continue }
-                out.append(first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
+                out.append(contentsOf: first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
                 first = false
                 var position = pieces.lowerBound
                 var firstSpan = true
@@ -140,8 +140,8 @@ struct LineEncoder {
                     out.append(firstSpan ? "{\"text\":" : ",{\"text\":")
                     firstSpan = false
                     scratch.withBytes { JSONText.appendString($0, to: out) }
-                    if piece.style.contains(.customForeground) { out.append(",\"fg\":\"\(Self.hex(piece.foreground))\"") }
-                    if piece.style.contains(.customBackground) { out.append(",\"bg\":\"\(Self.hex(piece.background))\"") }
+                    if piece.style.contains(.customForeground) { out.append(contentsOf: ",\"fg\":\"\(Self.hex(piece.foreground))\"") }
+                    if piece.style.contains(.customBackground) { out.append(contentsOf: ",\"bg\":\"\(Self.hex(piece.background))\"") }
                     out.append("}")
                     position = next
                 }
@@ -171,17 +171,26 @@ private final class ClassFields {
     /// is not reused while the entry exists.
     private var known: [ObjectIdentifier: (cls: RuntimeClass, bytes: [UInt8])] = [:]
 
+    /// The entry used last: runs of messages of one class skip the hash.
+    private var last: (cls: RuntimeClass, bytes: [UInt8])?
+
     func append(_ cls: RuntimeClass, to out: OutputBuffer) {
+        if let last, last.cls === cls {
+            last.bytes.withUnsafeBufferPointer { out.append($0) }
+            return
+        }
         let key = ObjectIdentifier(cls)
-        if known[key] == nil {
+        let entry = known[key] ?? {
             let fields = OutputBuffer(fd: -1)
             fields.append(",\"class\":")
             JSONText.append(cls.name, to: fields)
             fields.append(",\"plugin\":")
             JSONText.append(cls.pluginID, to: fields)
             known[key] = (cls, fields.bytes)
-        }
-        known[key]?.bytes.withUnsafeBufferPointer { out.append($0) }
+            return (cls, fields.bytes)
+        }()
+        last = entry
+        entry.bytes.withUnsafeBufferPointer { out.append($0) }
     }
 }
 

@@ -72,9 +72,17 @@ public final class OutputBuffer {
         count += data.count
     }
 
-    func append(_ text: String) {
+    /// A string's UTF-8 bytes.
+    func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append($0) }
+    }
+
+    /// A literal's bytes, without going through `String` (the JSON writer
+    /// appends a dozen literals per message).
+    @inline(__always)
+    func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// `count` spaces (none when `count` <= 0).
