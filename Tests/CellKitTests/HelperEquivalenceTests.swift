@@ -65,7 +65,7 @@ final class HelperEquivalenceTests: XCTestCase {
     func test_basenameAndTags() {
         let pieces = ["/", "/", "a", "b.c", ".", "pdf", "PDF", "image", "text", "application", ";", ";", " ", "\t",
                       "x-gzip", "vnd.ms-excel", "+json", "+xml", "svg", "json", "epub+zip", "charset=utf-8",
-                      "\u{301}", "\u{37E}", "é", "İ", "\r\n", "🎫", "\u{2215}", "msword"]
+                      "\u{301}", "\u{37E}", "é", "İ", "\r\n", "🎫", "\u{2215}", "msword", "\u{212A}", "\u{600}"]
         var random = SplitMix64(seed: 14)
         var inputs = ["", "/", "//", "a/", "/a", "a//b", "media/cat.png", "application/pdf", "IMAGE/PNG; q=1",
                       ";text/csv", " text / csv ", "/pdf", "application//pdf", "application/vnd.openxmlformats-officedocument.x",
@@ -93,7 +93,8 @@ final class HelperEquivalenceTests: XCTestCase {
                       "svg", "SVG", "msword", "MSWord", "rtf", "vnd.ms-", "VND.MS-EXCEL", "vnd.openxmlformats-officedocument",
                       "vnd.oasis.opendocument", "epub+zip", "EPUB+ZIP", "charset=utf-8", "q=1", "x", "-", ".", "a.b",
                       "\r\n", "\r", "\n", "@", "[", "`", "{", "Z", "z", "\u{0}"]
-        let unicode = ["\u{37E}", "\u{301}", "é", "İ", "\u{212A}", "🎫", "\u{2215}", "\u{FF0F}"]
+        // U+0600 is a Prepend: it joins the "/" or ";" after it into one Character.
+        let unicode = ["\u{37E}", "\u{301}", "é", "İ", "\u{212A}", "🎫", "\u{2215}", "\u{FF0F}", "\u{600}"]
         var random = SplitMix64(seed: 15)
         for round in 0..<40_000 {
             var text = ""

@@ -12,26 +12,8 @@ public enum MediaType {
             })
         }
         if case .some(.some(let name)) = ascii { return name }
-        return characterBasename(path)
-    }
-
-    /// `basename(_:)` by Character, for any text.
-    static func characterBasename(_ path: String) -> String? {
-        // The last non-empty piece between "/" characters, as
-        // `split(separator: "/").last` finds it, without the array.
-        var last: Range<String.Index>?
-        var pieceStart = path.startIndex
-        var index = path.startIndex
-        while index < path.endIndex {
-            let next = path.index(after: index)
-            if path[index] == "/" {
-                if pieceStart < index { last = pieceStart..<index }
-                pieceStart = next
-            }
-            index = next
-        }
-        if pieceStart < path.endIndex { last = pieceStart..<path.endIndex }
-        return last.map { String(path[$0]) }
+        let characters = CharacterBytes(path, lowercased: false)
+        return characters.bytes.withUnsafeBufferPointer(ASCIIBytes.basename).map { String(path[characters.range($0)]) }
     }
 
     /// The lower-cased extension of a file name (`"Report.PDF"` → `"pdf"`),
@@ -82,63 +64,53 @@ public enum MediaType {
     /// e-books), else `"[FILE]"`. Parameters (`; charset=…`) and case are
     /// ignored.
     public static func tag(forMIME mime: String) -> String {
-        // An ASCII type (almost every one) is read as bytes; any other by
-        // Character, with Unicode lower-casing and canonical equivalence
-        // (U+037E GREEK QUESTION MARK is a ";" there).
+        // An ASCII type (almost every one) is read as bytes; any other as one
+        // byte per Character, with Unicode lower-casing and canonical
+        // equivalence (U+037E GREEK QUESTION MARK is a ";" there).
         if let tag = mime.utf8.withContiguousStorageIfAvailable(ASCIIBytes.tag), let tag { return tag }
-        return characterTag(forMIME: mime)
+        return CharacterBytes(mime, lowercased: true).bytes.withUnsafeBufferPointer(ASCIIBytes.classify)
+    }
+}
+
+/// Text that is not ASCII as one byte per Character, so that `ASCIIBytes`'
+/// rules, which compare with ASCII literals, give what comparing Characters
+/// gives: a Character equal to ";" or "/" (canonical equivalence included)
+/// is that byte; one that is, or lower-cases to, a single ASCII character is
+/// that byte (lower-cased when asked); any other is 0x80, which equals no
+/// byte the rules look for.
+struct CharacterBytes {
+    private(set) var bytes: [UInt8] = []
+    /// Where each Character starts, and the end of the text.
+    private var starts: [String.Index] = []
+
+    init(_ text: String, lowercased: Bool) {
+        for index in text.indices {
+            let character = text[index]
+            starts.append(index)
+            if character == ";" || character == "/" {
+                bytes.append(character == ";" ? UInt8(ascii: ";") : UInt8(ascii: "/"))
+                continue
+            }
+            let form = lowercased ? character.lowercased() : String(character)
+            var utf8 = form.utf8.makeIterator()
+            if let first = utf8.next(), first < 0x80, utf8.next() == nil {
+                bytes.append(first)
+            } else {
+                bytes.append(0x80)
+            }
+        }
+        starts.append(text.endIndex)
     }
 
-    /// `tag(forMIME:)` by Character, for any text.
-    static func characterTag(forMIME mime: String) -> String {
-        // The first non-empty piece before a ";" (`split(separator: ";").first`).
-        var start = mime.startIndex
-        while start < mime.endIndex, mime[start] == ";" { start = mime.index(after: start) }
-        var end = start
-        while end < mime.endIndex, mime[end] != ";" { end = mime.index(after: end) }
-        let type = mime[start..<end].lowercased()
-        let essence = type.trimmingSpaces
-        // `essence.split(separator: "/", maxSplits: 1)`: leading "/"s are
-        // skipped, the family runs to the next "/", the subtype is the rest.
-        var familyStart = essence.startIndex
-        while familyStart < essence.endIndex, essence[familyStart] == "/" {
-            familyStart = essence.index(after: familyStart)
-        }
-        var familyEnd = familyStart
-        while familyEnd < essence.endIndex, essence[familyEnd] != "/" { familyEnd = essence.index(after: familyEnd) }
-        let family = String(essence[familyStart..<familyEnd])
-        let subtype = familyEnd < essence.endIndex ? String(essence[essence.index(after: familyEnd)...]) : ""
-        switch family {
-        case "image": return "[IMG]"
-        case "audio": return "[AUD]"
-        case "video": return "[VID]"
-        case "text": return "[TXT]"
-        default: break
-        }
-        if subtype == "pdf" { return "[PDF]" }
-        if archiveSubtypes.contains(subtype) { return "[ZIP]" }
-        if textSubtypes.contains(subtype)
-            || subtype.hasSuffix("+json") || subtype.hasSuffix("+xml") && !subtype.contains("svg") {
-            return "[TXT]"
-        }
-        if subtype == "msword" || subtype == "rtf" || subtype.hasPrefix("vnd.ms-")
-            || subtype.hasPrefix("vnd.openxmlformats-officedocument") || subtype.hasPrefix("vnd.oasis.opendocument")
-            || subtype == "epub+zip" {
-            return "[DOC]"
-        }
-        return "[FILE]"
-    }
-
-    static let archiveSubtypes = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
-                                          "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd",
-                                          "java-archive"]
-    static let textSubtypes = ["json", "xml", "x-yaml", "yaml", "javascript", "x-sh"]
+    /// The text of Characters `range` (of `bytes`).
+    func range(_ range: Range<Int>) -> Range<String.Index> { starts[range.lowerBound]..<starts[range.upperBound] }
 }
 
 /// `MediaType`'s work on ASCII bytes. For ASCII, a byte is a Character
 /// (CR LF aside, which is neither ";", "/", a space nor a tab, and ends
 /// none of the compared names), lower-casing is ASCII's and equality is
-/// byte equality, so these give exactly what the Character versions give.
+/// byte equality, so these give exactly what comparing Characters gives;
+/// other text comes here as `CharacterBytes`.
 enum ASCIIBytes {
     /// True when every byte is ASCII.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -170,7 +142,11 @@ enum ASCIIBytes {
 
     /// `MediaType.tag(forMIME:)` of an ASCII type; `nil` when it is not ASCII.
     static func tag(_ mime: UnsafeBufferPointer<UInt8>) -> String? {
-        guard isASCII(mime) else { return nil }
+        isASCII(mime) ? classify(mime) : nil
+    }
+
+    /// The tag of a type as ASCII bytes (or `CharacterBytes`).
+    static func classify(_ mime: UnsafeBufferPointer<UInt8>) -> String {
         // The first non-empty piece before a ";", without spaces and tabs
         // around it.
         var start = 0
@@ -205,7 +181,7 @@ enum ASCIIBytes {
         return "[FILE]"
     }
 
-    /// `MediaType.archiveSubtypes` and `textSubtypes`, as literals.
+    /// Archive and text subtypes.
     static let archiveSubtypes: [StaticString] = ["zip", "gzip", "x-gzip", "x-tar", "x-7z-compressed", "vnd.rar",
                                                   "x-rar-compressed", "x-rar", "x-bzip2", "x-xz", "zstd", "x-zstd",
                                                   "java-archive"]
@@ -253,15 +229,5 @@ enum ASCIIBytes {
             for offset in 0...(range.count - length) where matches(literal, at: offset) { return true }
             return false
         }
-    }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let first = s.first, first == " " || first == "\t" { s = s.dropFirst() }
-        while let last = s.last, last == " " || last == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }
