@@ -12,7 +12,11 @@ import Glibc
 final class StreamingTests: EndToEndTestCase {
 
     /// Collects a child's stdout from a pipe and lets the test wait until it
-    /// contains some text.
+    /// contains some text. A thread of its own reads with blocking `read`
+    /// calls until end of file: Foundation's `readabilityHandler` sometimes
+    /// missed the end of file when the last bytes and the child's exit came
+    /// together, so the test waited out its deadline for an EOF that had
+    /// happened.
     private final class OutputCollector: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
@@ -20,19 +24,22 @@ final class StreamingTests: EndToEndTestCase {
         private let changed = DispatchSemaphore(value: 0)
 
         init(_ handle: FileHandle) {
-            handle.readabilityHandler = { [weak self] handle in
-                let chunk = handle.availableData
-                guard let self else { return }
-                self.lock.lock()
-                if chunk.isEmpty {
-                    self.closed = true
-                    handle.readabilityHandler = nil
-                } else {
-                    self.data.append(chunk)
+            let thread = Thread { [self] in
+                let fd = handle.fileDescriptor
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while true {
+                    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    lock.lock()
+                    if count > 0 { data.append(contentsOf: buffer[..<count]) } else { closed = true }
+                    lock.unlock()
+                    changed.signal()
+                    if count <= 0 { break }
                 }
-                self.lock.unlock()
-                self.changed.signal()
+                _ = handle // kept open until the end of file
             }
+            thread.name = "stream-output-reader"
+            thread.start()
         }
 
         var text: String {
