@@ -6,11 +6,14 @@ import Synchronization
 /// The thread that owns the runtime (the caller's: it submits the records)
 /// copies each record into a slot of a ring and publishes it; N worker
 /// threads take published slots in turn, parse them, walk their chain as far
-/// as thread-safe classes go (CELLHOST_PLUGIN_THREAD_SAFE) and, with two
-/// workers or more, wrap the content. With one worker the owning thread
-/// wraps, which splits the work about evenly between the two threads (for
-/// 10 000 `real` messages, 233 M and 226 M instructions, where the
-/// two-thread split of `RenderPipeline` runs 298 M and 153 M). The owning
+/// as thread-safe classes go (CELLHOST_PLUGIN_THREAD_SAFE), and wrap the
+/// content while the owning thread is the slower side (`workersWrap`);
+/// otherwise the owning thread wraps. Wrapping depends on the message
+/// alone, so either way the bytes are the same; moving it evens out the
+/// work (for 10 000 `real` messages in plain, with the owning thread
+/// wrapping, one worker runs 233 M instructions and the owning thread 226 M,
+/// where the two-thread split of `RenderPipeline` runs 298 M and 153 M;
+/// `--format json` gives the owning thread more to do). The owning
 /// thread then takes the slots back in input order and
 /// does everything that depends on the order or on classes that are not
 /// thread-safe: it finishes a walk a worker paused, works out reply quotes
@@ -42,9 +45,12 @@ final class RenderWorkers: @unchecked Sendable {
     private let slots: [RenderSlot]
     private let done: [Flag]
     private let threads: Int
-    /// Workers wrap the content they render; else the owning thread does
-    /// (in `emit`), to even out the work with one worker.
-    private let wrapsOnWorkers: Bool
+    /// Whether workers wrap the content they render (else the owning
+    /// thread does, in `emit`): set when a worker runs out of work (the
+    /// owning thread is behind), cleared when the owning thread waits for a
+    /// worker. It flips at most about once per batch, so over a run each
+    /// side wraps about the share that evens out the two.
+    private let workersWrap = Atomic<Bool>(false)
     private let batch: Int
     private let byteBudget: Int
     private let emit: (RenderSlot) -> Void
@@ -68,7 +74,6 @@ final class RenderWorkers: @unchecked Sendable {
          emit: @escaping (RenderSlot) -> Void) {
         self.session = session
         self.threads = max(1, threads)
-        wrapsOnWorkers = self.threads > 1
         let count = max(2 * self.threads, capacity)
         slots = (0..<count).map { _ in RenderSlot() }
         done = (0..<count).map { _ in Flag() }
@@ -169,6 +174,7 @@ final class RenderWorkers: @unchecked Sendable {
         if !flag.value.load(ordering: .acquiring) {
             if published <= returned { publish() }
             finished.lock()
+            workersWrap.store(false, ordering: .relaxed)
             ownerWaiting.store(true, ordering: .sequentiallyConsistent)
             while !flag.value.load(ordering: .sequentiallyConsistent) {
                 if crashed.load(ordering: .acquiring) == returned + 1 {
@@ -248,7 +254,10 @@ final class RenderWorkers: @unchecked Sendable {
         }
         while true {
             work.lock()
-            while claimed == published && !stopping { work.wait() }
+            while claimed == published && !stopping {
+                workersWrap.store(true, ordering: .relaxed)
+                work.wait()
+            }
             if claimed == published {
                 work.unlock()
                 return
@@ -271,7 +280,7 @@ final class RenderWorkers: @unchecked Sendable {
         }
     }
 
-    /// Stage one of a slot on a worker: parse, walk, and wrap (`wrapsOnWorkers`).
+    /// Stage one of a slot on a worker: parse, walk, and wrap (`workersWrap`).
     private func prepare(_ slot: RenderSlot, _ state: CallState) {
         state.record = slot
         defer { state.record = nil }
@@ -283,7 +292,7 @@ final class RenderWorkers: @unchecked Sendable {
             slot.failure = "\(error)"
             return
         }
-        if session.walk(slot, order: slot.sequence) && wrapsOnWorkers { session.wrap(slot) }
+        if session.walk(slot, order: slot.sequence) && workersWrap.load(ordering: .relaxed) { session.wrap(slot) }
         let content = slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
         slot.weight += content
         bytesInFlight.add(content, ordering: .relaxed)
