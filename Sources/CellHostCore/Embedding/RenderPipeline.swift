@@ -10,9 +10,10 @@ import Synchronization
 /// one runs on that many worker threads instead, and the caller's thread
 /// does the rest in input order (`RenderWorkers`). This is what
 /// `cellhost render` uses: on two cores, one worker beside the caller's
-/// thread splits the work about evenly (233 M and 226 M instructions for
-/// 10 000 messages), where this two-thread split does not (298 M on the
-/// reading thread, 153 M on the output thread).
+/// thread splits the work about evenly (233 M instructions on the caller's
+/// thread and 226 M on the worker for 10 000 messages), where this
+/// two-thread split does not (298 M on the reading thread, 153 M on the
+/// output thread).
 ///
 /// Slots are handed over in batches (one lock round-trip per batch, not per
 /// message); a diagnostic, `inputIdle` or `finish` hands over at once, so a

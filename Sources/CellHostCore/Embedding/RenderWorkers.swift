@@ -11,7 +11,7 @@ import Synchronization
 /// otherwise the owning thread wraps. Wrapping depends on the message
 /// alone, so either way the bytes are the same; moving it evens out the
 /// work (for 10 000 `real` messages in plain, with the owning thread
-/// wrapping, one worker runs 233 M instructions and the owning thread 226 M,
+/// wrapping, the owning thread runs 233 M instructions and one worker 226 M,
 /// where the two-thread split of `RenderPipeline` runs 298 M and 153 M;
 /// `--format json` gives the owning thread more to do). The owning
 /// thread then takes the slots back in input order and
