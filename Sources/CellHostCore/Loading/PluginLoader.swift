@@ -33,8 +33,11 @@ public struct PluginLoader {
 
     /// What loading found: a record per file, and warnings about the cache.
     public struct Result {
-        public var records: [PluginRecord]
+        /// A record per file found, in search-path order (made when first read).
+        public var records: [PluginRecord] { plugins.records }
         public var warnings: [String]
+        /// The same, as loaded.
+        public let plugins: LoadedPlugins
     }
 
     /// Loads every plugin on the search path into `runtime`. Plugins are found
@@ -42,159 +45,187 @@ public struct PluginLoader {
     /// from the last directory to the first, each directory in file-name
     /// order, so on equal rank a plugin from an earlier directory (say
     /// `--plugin-path`) beats one from a later one (the shipped plugins).
+    /// Their classes are checked now and linked when first used.
     public func load(into runtime: Runtime) -> Result {
         var files: [(file: String, directoryIndex: Int)] = []
-        for (directoryIndex, directory) in searchPath.directories.enumerated() {
-            for file in PluginSearchPath.candidates(in: directory) { files.append((file, directoryIndex)) }
-        }
-        var records = files.map { PluginRecord(file: $0.file, state: .loaded) }
-        var warnings: [String] = []
-        var acceptable: [Int] = []
         // One stat per file: for the policy and for the cache's identity.
-        var identities: [FileIdentity?] = Array(repeating: nil, count: files.count)
+        var identities: [FileIdentity?] = []
+        var infos: [stat?] = []
+        for (directoryIndex, directory) in searchPath.directories.enumerated() {
+            for candidate in PluginSearchPath.candidates(in: directory) {
+                files.append((candidate.path, directoryIndex))
+                infos.append(candidate.info)
+                identities.append(candidate.info.map { FileIdentity(path: candidate.path, info: $0) })
+            }
+        }
+        var warnings: [String] = []
+        var refusals: [String?] = Array(repeating: nil, count: files.count)
+        var acceptable: [Int] = []
+        let user = geteuid()
         var directoryProblems: [Int: String?] = [:]
         for (index, found) in files.enumerated() {
-            var info = stat()
-            let exists = stat(found.file, &info) == 0
-            if exists { identities[index] = FileIdentity(path: found.file, info: info) }
             if !allowInsecure {
                 let directoryProblem: String?
                 if let known = directoryProblems[found.directoryIndex] {
                     directoryProblem = known
                 } else {
-                    directoryProblem = PluginFilePolicy.problem(directory: searchPath.directories[found.directoryIndex])
+                    directoryProblem = PluginFilePolicy.problem(directory: searchPath.directories[found.directoryIndex], user: user)
                     directoryProblems[found.directoryIndex] = .some(directoryProblem)
                 }
-                let fileProblem = exists ? PluginFilePolicy.problem(file: found.file, info: info) : nil
+                let fileProblem = infos[index].flatMap { PluginFilePolicy.problem(file: found.file, info: $0, user: user) }
                 if let problem = directoryProblem ?? fileProblem {
-                    records[index].state = .failed(problem)
+                    refusals[index] = problem
                     continue
                 }
             }
             acceptable.append(index)
         }
-        var plugins: [Int: LazyPlugin] = [:]
+        // Each file's record in the catalog, and how its library is opened.
+        let catalog: PluginCatalog
+        var plugins = [Int](repeating: -1, count: files.count)
+        var libraries = [PluginClasses.Library?](repeating: nil, count: files.count)
         switch description {
         case .inProcess:
+            catalog = PluginCatalog()
             for index in acceptable {
-                if let library = PluginLibrary.open(records[index].file, record: &records[index], runtime: runtime) {
-                    plugins[index] = LazyPlugin(opened: library)
+                var record = PluginRecord(file: files[index].file, state: .loaded)
+                if let library = PluginLibrary.open(files[index].file, record: &record, runtime: runtime) {
+                    libraries[index] = .opened(LazyPlugin(opened: library))
                 }
+                plugins[index] = catalog.add(record)
             }
         case let .scanner(scanner, cache, rescan):
-            let described = describe(acceptable.map { records[$0].file }, identities: acceptable.map { identities[$0] },
+            let described = describe(acceptable.map { files[$0].file }, identities: acceptable.map { identities[$0] },
                                      scanner: scanner, cache: cache, rescan: rescan, warnings: &warnings)
-            for (index, (record, identity)) in zip(acceptable, described) {
-                records[index] = record
-                guard record.isLoaded, let id = record.id else { continue }
-                plugins[index] = LazyPlugin(file: record.file, pluginID: id, identity: identity,
-                                            context: PluginHostContext(pluginID: id))
+            catalog = described.catalog
+            for (index, plugin) in zip(acceptable, described.plugins) {
+                plugins[index] = plugin
+                if catalog.plugins[plugin].failure == nil { libraries[index] = .onFirstUse(identities[index]) }
             }
         }
+        for index in files.indices where plugins[index] < 0 {
+            plugins[index] = catalog.add(PluginRecord(file: files[index].file, state: .failed(refusals[index] ?? "not described")))
+        }
+        let entries = files.indices.map { LoadedPlugins.Entry(plugin: plugins[$0], directory: files[$0].directoryIndex) }
+        var failures: [Int: String] = [:]
+        var rejections: [Int: [PluginRecord.RejectedClass]] = [:]
         // The first plugin found with an id wins.
-        var owners: [String: String] = [:]
-        for index in records.indices {
-            guard let plugin = plugins[index] else { continue }
-            if let first = owners[plugin.pluginID] {
-                records[index].state = .failed("duplicate plugin id '\(plugin.pluginID)' (already loaded from \(first))")
-                plugins[index] = nil
-            } else {
-                owners[plugin.pluginID] = records[index].file
-                plugin.context.runtime = runtime
-                runtime.pluginContexts[plugin.pluginID] = plugin.context
+        var owners = [Int32](repeating: -1, count: catalog.names.count)
+        var members: [(entry: Int, library: PluginClasses.Library)] = []
+        for index in files.indices {
+            guard let library = libraries[index], let id = catalog.plugins[plugins[index]].id else { continue }
+            if owners[id.index] >= 0 {
+                failures[index] = "duplicate plugin id '\(catalog.string(id))' (already loaded from \(files[Int(owners[id.index])].file))"
+                continue
             }
+            owners[id.index] = Int32(index)
+            if case .opened(let plugin) = library {
+                plugin.context.runtime = runtime
+                runtime.linking.lock()
+                runtime.pluginContexts[plugin.pluginID] = plugin.context
+                runtime.linking.unlock()
+            }
+            members.append((index, library))
         }
-        link(records: &records, plugins: plugins, directoryIndex: { files[$0].directoryIndex }, into: runtime)
-        return Result(records: records, warnings: warnings)
+        // Declared and linked from the last directory to the first.
+        members.sort { files[$0.entry].directoryIndex != files[$1.entry].directoryIndex
+            ? files[$0.entry].directoryIndex > files[$1.entry].directoryIndex : $0.entry < $1.entry }
+        var classes: PluginClasses?
+        if !members.isEmpty {
+            // Each directory as its files' paths name it (`RuntimeClass.directory`).
+            let directories = searchPath.directories.map(LoadedPlugins.named)
+            let linked = Self.link(catalog, members: members.map {
+                PluginClasses.Member(plugin: plugins[$0.entry], library: $0.library,
+                                     directory: directories[files[$0.entry].directoryIndex])
+            }, into: runtime)
+            for rejection in linked.rejections {
+                rejections[members[rejection.member].entry, default: []].append(
+                    .init(name: rejection.rejection.className, reason: rejection.rejection.reason))
+            }
+            classes = linked.classes
+        }
+        let loaded = LoadedPlugins(catalog: catalog, directories: searchPath.directories, entries: entries, failures: failures,
+                                   rejections: rejections, classes: classes)
+        return Result(warnings: warnings, plugins: loaded)
     }
 
-    /// Records (and file identities) for `files`, whose identities are
-    /// `identities` (taken when they were found), from the cache where it
-    /// holds the file as it is now, else from the scanner; writes the cache
-    /// back when anything was scanned.
+    /// The catalog of `files` (whose identities are `identities`, taken
+    /// when they were found) and each file's record in it: from the cache
+    /// where it holds the file as it is now, else from the scanner; writes
+    /// the cache back when anything was scanned.
     private func describe(_ files: [String], identities: [FileIdentity?], scanner: PluginScanner, cache: PluginCache?,
-                          rescan: Bool, warnings: inout [String]) -> [(PluginRecord, FileIdentity?)] {
-        var cached: [String: PluginCache.Entry] = [:]
+                          rescan: Bool, warnings: inout [String]) -> (catalog: PluginCatalog, plugins: [Int]) {
+        var cached: PluginCache.Contents?
         if let cache, !rescan {
             let read = cache.load()
-            cached = read.entries
+            cached = read.contents
             if let warning = read.warning { warnings.append(warning) }
         }
-        var results: [(PluginRecord, FileIdentity?)?] = Array(repeating: nil, count: files.count)
+        let catalog = cached?.catalog ?? PluginCatalog()
+        var plugins = [Int](repeating: -1, count: files.count)
         var misses: [Int] = []
         for (index, file) in files.enumerated() {
-            if let identity = identities[index], let entry = cached[file], entry.identity == identity {
-                results[index] = (entry.record, identity)
+            if let identity = identities[index], let plugin = cached?.plugin(for: file, identity: identity) {
+                plugins[index] = plugin
             } else {
                 misses.append(index)
             }
         }
-        if !misses.isEmpty {
-            let scanned = scanner.scan(misses.map { files[$0] })
-            for (index, record) in zip(misses, scanned) { results[index] = (record, identities[index]) }
-            if let cache {
-                var entries = cached
-                for (index, record) in zip(misses, scanned) {
-                    if let identity = identities[index] { entries[files[index]] = .init(identity: identity, record: record) }
-                }
-                // Entries of files that are gone or changed are dropped.
-                let kept = entries.values.filter { FileIdentity(path: $0.identity.path) == $0.identity }
-                if let problem = cache.store(kept) { warnings.append(problem) }
+        guard !misses.isEmpty else { return (catalog, plugins) }
+        let scanned = scanner.scan(misses.map { files[$0] })
+        for (index, record) in zip(misses, scanned) { plugins[index] = catalog.add(record) }
+        guard let cache else { return (catalog, plugins) }
+        var entries: [PluginCache.Entry] = []
+        var replaced = Set<Int>()
+        for index in misses {
+            if let old = cached?.plugin(for: files[index]) { replaced.insert(old) }
+            if let identity = identities[index] { entries.append(.init(plugin: plugins[index], identity: identity)) }
+        }
+        if let cached {
+            for (plugin, stamp) in cached.stamps.enumerated() where !replaced.contains(plugin) {
+                entries.append(.init(plugin: plugin, identity: FileIdentity(path: catalog.string(catalog.plugins[plugin].file), stamp: stamp)))
             }
         }
-        return results.map { $0! }
+        // Entries of files that are gone or changed are dropped.
+        let kept = entries.filter { FileIdentity(path: $0.identity.path) == $0.identity }
+        if let problem = cache.store(kept, of: catalog) { warnings.append(problem) }
+        return (catalog, plugins)
     }
 
-    /// Links the classes of `records` (described elsewhere; loaded ones only)
-    /// into `runtime`, each plugin's library opened when first used: what a
-    /// render worker does with the host's records.
+    /// Links the classes of `catalog` (described elsewhere; loaded plugins
+    /// only, in the order given), each plugin's library opened when first
+    /// used: what a render worker and a check child do with the host's records.
+    static func link(described catalog: PluginCatalog, into runtime: Runtime) {
+        let members = catalog.plugins.indices.filter { catalog.plugins[$0].failure == nil && catalog.plugins[$0].id != nil }
+        _ = link(catalog, members: members.map { PluginClasses.Member(plugin: $0, library: .onFirstUse(nil)) }, into: runtime)
+    }
+
+    /// `link(described:into:)` for records.
     static func link(described records: [PluginRecord], into runtime: Runtime) {
-        var records = records.filter { $0.isLoaded && $0.id != nil }
-        var plugins: [Int: LazyPlugin] = [:]
-        for (index, record) in records.enumerated() {
-            let plugin = LazyPlugin(file: record.file, pluginID: record.id!, identity: nil,
-                                    context: PluginHostContext(pluginID: record.id!))
-            plugin.context.runtime = runtime
-            runtime.pluginContexts[plugin.pluginID] = plugin.context
-            plugins[index] = plugin
-        }
-        PluginLoader(searchPath: PluginSearchPath(directories: []))
-            .link(records: &records, plugins: plugins, directoryIndex: { _ in 0 }, into: runtime)
+        let catalog = PluginCatalog()
+        for record in records { catalog.add(record) }
+        link(described: catalog, into: runtime)
     }
 
-    /// Declares message classes and links classes, later directories first.
-    private func link(records: inout [PluginRecord], plugins: [Int: LazyPlugin], directoryIndex: (Int) -> Int,
-                      into runtime: Runtime) {
-        let ordered = plugins.keys.sorted {
-            directoryIndex($0) != directoryIndex($1) ? directoryIndex($0) > directoryIndex($1) : $0 < $1
-        }
-        for index in ordered {
-            let id = plugins[index]!.pluginID
-            if records[index].threadSafe { runtime.threadSafePlugins.insert(id) }
-            for declaration in records[index].messageClasses {
-                if let refusal = runtime.registry.declare(declaration.name, parent: declaration.parent, by: id) {
-                    runtime.log(plugin: id, level: Int32(CELLHOST_LOG_WARNING), message: refusal)
-                }
+    /// Declares the members' message classes, then checks their classes and
+    /// hands them to the runtime, to be linked on first use.
+    private static func link(_ catalog: PluginCatalog, members: [PluginClasses.Member],
+                             into runtime: Runtime) -> (classes: PluginClasses, rejections: [PluginClasses.Rejection]) {
+        let classes = PluginClasses(catalog: catalog, members: members, runtime: runtime)
+        var declarations: [(name: String, parent: String?, plugin: String)] = []
+        for (index, member) in members.enumerated() {
+            let range = catalog.plugins[member.plugin].declarations
+            guard !range.isEmpty else { continue }
+            let id = classes.pluginID(of: index)
+            for declaration in catalog.declarations[range] {
+                declarations.append((catalog.string(declaration.name), catalog.string(declaration.parent), id))
             }
         }
-        var batch: [(description: ClassDescription, pluginID: String)] = []
-        var lazy: [String: LazyPlugin] = [:]
-        for index in ordered {
-            let plugin = plugins[index]!
-            for description in records[index].classes { batch.append((description, plugin.pluginID)) }
-            if case .pending = plugin.state { lazy[plugin.pluginID] = plugin }
+        for (index, refusal) in runtime.registry.declare(declarations) {
+            runtime.log(plugin: declarations[index].plugin, level: Int32(CELLHOST_LOG_WARNING), message: refusal)
         }
-        // Rejections grouped by plugin once, not searched per plugin.
-        var rejected: [String: [PluginRecord.RejectedClass]] = [:]
-        for (pluginID, rejection) in runtime.link(batch, lazy: lazy) {
-            rejected[pluginID, default: []].append(.init(name: rejection.className, reason: rejection.reason))
-        }
-        guard !rejected.isEmpty else { return }
-        for index in ordered {
-            guard let classes = rejected[plugins[index]!.pluginID] else { continue }
-            let names = Set(classes.map(\.name))
-            records[index].rejectedClasses += classes
-            records[index].classes.removeAll { names.contains($0.name) }
-        }
+        let rejections = classes.resolve()
+        runtime.adopt(classes)
+        return (classes, rejections)
     }
 }
