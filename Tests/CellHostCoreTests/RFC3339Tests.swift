@@ -149,7 +149,7 @@ final class PluginSearchPathTests: XCTestCase {
         XCTAssertEqual(PluginSearchPath.candidates(in: directory).map(\.path), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
         XCTAssertEqual(PluginSearchPath.candidates(in: directory + "/").map(\.path),
                        [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
-        XCTAssertTrue(PluginSearchPath.candidates(in: directory).allSatisfy { $0.info != nil }, "each file is stat'ed")
+        XCTAssertTrue(PluginSearchPath.candidates(in: directory).allSatisfy { $0.status != nil }, "each file is stat'ed")
     }
 
     func test_candidates_ofAMissingDirectory_areNone() {

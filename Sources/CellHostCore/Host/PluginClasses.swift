@@ -36,13 +36,13 @@ final class PluginClasses: DeferredCandidates {
         case onFirstUse(FileIdentity?)
     }
 
-    /// A superclass as `resolve` found it.
-    enum Superclass {
+    /// A class outside this set that one of its classes subclasses, or
+    /// whose name one of them takes.
+    enum ExistingClass {
         case linked(RuntimeClass)
-        /// An accepted class of another set, linked with its subclass.
+        /// An accepted class of another set (by catalog index), linked with
+        /// its first subclass.
         case deferred(PluginClasses, Int)
-        /// An accepted class of this set, by catalog index.
-        case member(Int)
     }
 
     /// One member's class refused.
@@ -67,7 +67,7 @@ final class PluginClasses: DeferredCandidates {
     private var superclasses: [Int32]
     /// The runtime's classes and other sets' that classes of this one
     /// subclass.
-    private var existing: [Superclass] = []
+    private var existing: [ExistingClass] = []
     private var linked: [RuntimeClass?]
     // Per catalog name:
     /// The accepted class of that name (catalog index), or -1.
@@ -79,17 +79,26 @@ final class PluginClasses: DeferredCandidates {
     private var candidateOrders: [Int] = []
     private var taken: [Bool]
     private var untaken = 0
-    /// Signature checks by selector and encoding names; the last one apart
-    /// (a thousand plugins' classes have one render signature).
-    private var signatures: [UInt64: SignatureCheck] = [:]
+    /// The last signatures checked, by selector and encoding names (a few
+    /// signatures serve a thousand plugins' classes), and the verdict of
+    /// the last one apart, which most methods share.
+    private var signatureKeys: [UInt64] = []
+    private var signatureChecks: [SignatureCheck] = []
+    private var nextSignature = 0
+    static let rememberedSignatures = 64
     private var lastSignature: (key: UInt64, verdict: SignatureVerdict) = (.max, SignatureVerdict())
     private let methods: [PluginCatalog.Method]
+    private let plugins: [PluginCatalog.Plugin]
+    /// Each member's plugin (catalog index).
+    private let memberPlugins: [Int]
 
     init(catalog: PluginCatalog, members: [Member], runtime: Runtime) {
         self.catalog = catalog
         self.members = members
         self.runtime = runtime
         methods = catalog.methods
+        plugins = catalog.plugins
+        memberPlugins = members.map(\.plugin)
         for (index, member) in members.enumerated() {
             if case .opened(let plugin) = member.library { libraries[index] = plugin }
         }
@@ -111,32 +120,29 @@ final class PluginClasses: DeferredCandidates {
     func resolve() -> [Rejection] {
         let nameCount = catalog.names.count
         let (existing, existingIndex) = existingClasses()
-        let classes = catalog.classes, classMessageClasses = catalog.classMessageClasses, plugins = catalog.plugins
+        let classes = catalog.classes, classMessageClasses = catalog.classMessageClasses
         var batch: [Int] = []
-        var memberOfClass = self.memberOfClass
-        self.memberOfClass = []
-        for (index, member) in members.enumerated() {
-            for cls in plugins[member.plugin].classes {
+        for (index, plugin) in memberPlugins.enumerated() {
+            for cls in plugins[plugin].classes {
                 batch.append(cls)
                 memberOfClass[cls] = Int32(index)
             }
         }
-        self.memberOfClass = memberOfClass
         var resolution = ClassResolution(catalog: catalog, batch: batch, existing: existingIndex)
         resolution.run { problem(ofMethod: $0) }
         self.existing = existing
-        func superclass(_ place: ClassResolution.Place) -> Superclass {
+        func owner(_ place: ClassResolution.Place) -> String {
             switch place {
-            case .existing(let index): return existing[index]
-            case .position(let position): return .member(batch[position])
+            case .existing(let index): return Self.pluginID(of: existing[index])
+            case .position(let position): return self.pluginID(ofClass: batch[position])
             }
         }
         var rejections: [Rejection] = []
         var counts = [Int32](repeating: 0, count: nameCount + 1)
         var registrations = 0
         for (position, outcome) in resolution.outcomes.enumerated() {
-            if case .duplicate(let owner) = outcome {
-                rejections.append(reject(batch[position], "a class of that name is already defined by \(pluginID(of: superclass(owner)))"))
+            if case .duplicate(let place) = outcome {
+                rejections.append(reject(batch[position], "a class of that name is already defined by \(owner(place))"))
             } else if case .accepted = outcome {
                 for messageClass in classMessageClasses[classes[batch[position]].messageClasses] {
                     counts[messageClass.index + 1] += 1
@@ -180,9 +186,9 @@ final class PluginClasses: DeferredCandidates {
 
     /// The runtime's classes, and the accepted classes of its other sets,
     /// that have names in this catalog; and, by name, which one (-1: none).
-    private func existingClasses() -> ([Superclass], [Int32]) {
+    private func existingClasses() -> ([ExistingClass], [Int32]) {
         let names = catalog.names
-        var existing: [Superclass] = []
+        var existing: [ExistingClass] = []
         var index = [Int32](repeating: -1, count: names.count)
         runtime.linking.lock()
         defer { runtime.linking.unlock() }
@@ -217,9 +223,16 @@ final class PluginClasses: DeferredCandidates {
 
     private func signature(_ method: PluginCatalog.Method) -> SignatureCheck {
         let key = Self.key(method)
-        if let known = signatures[key] { return known }
+        if let index = signatureKeys.firstIndex(of: key) { return signatureChecks[index] }
         let check = runtime.checkSignature(selector: catalog.string(method.selector), types: catalog.string(method.types))
-        signatures[key] = check
+        if signatureKeys.count < Self.rememberedSignatures {
+            signatureKeys.append(key)
+            signatureChecks.append(check)
+        } else {
+            signatureKeys[nextSignature] = key
+            signatureChecks[nextSignature] = check
+            nextSignature = (nextSignature + 1) % Self.rememberedSignatures
+        }
         return check
     }
 
@@ -239,18 +252,17 @@ final class PluginClasses: DeferredCandidates {
         runtime.linking.lock()
         defer { runtime.linking.unlock() }
         if let known = pluginIDs[member] { return known }
-        let id = catalog.string(catalog.plugins[members[member].plugin].id) ?? ""
+        let id = catalog.string(plugins[memberPlugins[member]].id) ?? ""
         pluginIDs[member] = id
         return id
     }
 
     private func pluginID(ofClass cls: Int) -> String { pluginID(of: Int(memberOfClass[cls])) }
 
-    private func pluginID(of superclass: Superclass) -> String {
-        switch superclass {
+    private static func pluginID(of existing: ExistingClass) -> String {
+        switch existing {
         case .linked(let cls): return cls.pluginID
         case let .deferred(set, cls): return set.pluginID(ofClass: cls)
-        case .member(let cls): return pluginID(ofClass: cls)
         }
     }
 
@@ -296,7 +308,6 @@ final class PluginClasses: DeferredCandidates {
             switch existing[-2 - reference] {
             case .linked(let cls): superclass = cls
             case let .deferred(set, other): superclass = set.link(other)
-            case .member(let other): superclass = link(other)
             }
         }
         guard let superclass else { return nil }
@@ -307,7 +318,7 @@ final class PluginClasses: DeferredCandidates {
                                rank: described.rank, instanceSize: described.instanceSize, selectors: runtime.selectors)
         cls.superclass = superclass
         cls.structAddress = UnsafeRawPointer(bitPattern: described.address)
-        cls.threadSafe = catalog.plugins[members[member].plugin].threadSafe
+        cls.threadSafe = plugins[memberPlugins[member]].threadSafe
         cls.directory = members[member].directory
         cls.runtime = runtime
         for method in catalog.methods[described.methods] {
@@ -338,7 +349,7 @@ final class PluginClasses: DeferredCandidates {
         let context = PluginHostContext(pluginID: id)
         context.runtime = runtime
         runtime.pluginContexts[id] = context
-        let plugin = LazyPlugin(file: catalog.string(catalog.plugins[members[member].plugin].file), pluginID: id,
+        let plugin = LazyPlugin(file: catalog.string(plugins[memberPlugins[member]].file), pluginID: id,
                                 identity: identity, context: context)
         libraries[member] = plugin
         return plugin

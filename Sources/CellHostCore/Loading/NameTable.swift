@@ -96,9 +96,6 @@ final class NameTable: @unchecked Sendable {
         return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
-    /// Whether `name` is a name of this table.
-    func contains(_ name: Name) -> Bool { name.index < count }
-
     private func range(_ name: Name) -> Range<Int> {
         (name.index == 0 ? 0 : ends[name.index - 1])..<ends[name.index]
     }

@@ -40,6 +40,15 @@ public struct PluginLoader {
         public let plugins: LoadedPlugins
     }
 
+    /// A plugin file on the search path, stat'ed once: for the policy and
+    /// for the cache's identity.
+    private struct FoundFile {
+        let candidate: PluginSearchPath.Candidate
+        let directoryIndex: Int
+        var path: String { candidate.path }
+        var identity: FileIdentity? { candidate.status?.identity }
+    }
+
     /// Loads every plugin on the search path into `runtime`. Plugins are found
     /// in search-path order (the first of two with one id wins) and registered
     /// from the last directory to the first, each directory in file-name
@@ -47,39 +56,15 @@ public struct PluginLoader {
     /// `--plugin-path`) beats one from a later one (the shipped plugins).
     /// Their classes are checked now and linked when first used.
     public func load(into runtime: Runtime) -> Result {
-        var files: [(file: String, directoryIndex: Int)] = []
-        // One stat per file: for the policy and for the cache's identity.
-        var identities: [FileIdentity?] = []
-        var infos: [stat?] = []
+        var files: [FoundFile] = []
         for (directoryIndex, directory) in searchPath.directories.enumerated() {
             for candidate in PluginSearchPath.candidates(in: directory) {
-                files.append((candidate.path, directoryIndex))
-                infos.append(candidate.info)
-                identities.append(candidate.info.map { FileIdentity(path: candidate.path, info: $0) })
+                files.append(FoundFile(candidate: candidate, directoryIndex: directoryIndex))
             }
         }
+        let refusals = allowInsecure ? Array(repeating: nil, count: files.count) : refusals(of: files)
+        let acceptable = files.indices.filter { refusals[$0] == nil }
         var warnings: [String] = []
-        var refusals: [String?] = Array(repeating: nil, count: files.count)
-        var acceptable: [Int] = []
-        let user = geteuid()
-        var directoryProblems: [Int: String?] = [:]
-        for (index, found) in files.enumerated() {
-            if !allowInsecure {
-                let directoryProblem: String?
-                if let known = directoryProblems[found.directoryIndex] {
-                    directoryProblem = known
-                } else {
-                    directoryProblem = PluginFilePolicy.problem(directory: searchPath.directories[found.directoryIndex], user: user)
-                    directoryProblems[found.directoryIndex] = .some(directoryProblem)
-                }
-                let fileProblem = infos[index].flatMap { PluginFilePolicy.problem(file: found.file, info: $0, user: user) }
-                if let problem = directoryProblem ?? fileProblem {
-                    refusals[index] = problem
-                    continue
-                }
-            }
-            acceptable.append(index)
-        }
         // Each file's record in the catalog, and how its library is opened.
         let catalog: PluginCatalog
         var plugins = [Int](repeating: -1, count: files.count)
@@ -88,34 +73,33 @@ public struct PluginLoader {
         case .inProcess:
             catalog = PluginCatalog()
             for index in acceptable {
-                var record = PluginRecord(file: files[index].file, state: .loaded)
-                if let library = PluginLibrary.open(files[index].file, record: &record, runtime: runtime) {
+                var record = PluginRecord(file: files[index].path, state: .loaded)
+                if let library = PluginLibrary.open(files[index].path, record: &record, runtime: runtime) {
                     libraries[index] = .opened(LazyPlugin(opened: library))
                 }
                 plugins[index] = catalog.add(record)
             }
         case let .scanner(scanner, cache, rescan):
-            let described = describe(acceptable.map { files[$0].file }, identities: acceptable.map { identities[$0] },
+            let identities = acceptable.map { files[$0].identity }
+            let described = describe(acceptable.map { files[$0].path }, identities: identities,
                                      scanner: scanner, cache: cache, rescan: rescan, warnings: &warnings)
             catalog = described.catalog
-            for (index, plugin) in zip(acceptable, described.plugins) {
+            for (index, (plugin, identity)) in zip(acceptable, zip(described.plugins, identities)) {
                 plugins[index] = plugin
-                if catalog.plugins[plugin].failure == nil { libraries[index] = .onFirstUse(identities[index]) }
+                if catalog.plugins[plugin].failure == nil { libraries[index] = .onFirstUse(identity) }
             }
         }
-        for index in files.indices where plugins[index] < 0 {
-            plugins[index] = catalog.add(PluginRecord(file: files[index].file, state: .failed(refusals[index] ?? "not described")))
+        for (index, refusal) in refusals.enumerated() {
+            if let refusal { plugins[index] = catalog.add(PluginRecord(file: files[index].path, state: .failed(refusal))) }
         }
-        let entries = files.indices.map { LoadedPlugins.Entry(plugin: plugins[$0], directory: files[$0].directoryIndex) }
         var failures: [Int: String] = [:]
-        var rejections: [Int: [PluginRecord.RejectedClass]] = [:]
         // The first plugin found with an id wins.
         var owners = [Int32](repeating: -1, count: catalog.names.count)
-        var members: [(entry: Int, library: PluginClasses.Library)] = []
+        var found: [Int] = []
         for index in files.indices {
             guard let library = libraries[index], let id = catalog.plugins[plugins[index]].id else { continue }
             if owners[id.index] >= 0 {
-                failures[index] = "duplicate plugin id '\(catalog.string(id))' (already loaded from \(files[Int(owners[id.index])].file))"
+                failures[index] = "duplicate plugin id '\(catalog.string(id))' (already loaded from \(files[Int(owners[id.index])].path))"
                 continue
             }
             owners[id.index] = Int32(index)
@@ -125,28 +109,53 @@ public struct PluginLoader {
                 runtime.pluginContexts[plugin.pluginID] = plugin.context
                 runtime.linking.unlock()
             }
-            members.append((index, library))
+            found.append(index)
         }
         // Declared and linked from the last directory to the first.
-        members.sort { files[$0.entry].directoryIndex != files[$1.entry].directoryIndex
-            ? files[$0.entry].directoryIndex > files[$1.entry].directoryIndex : $0.entry < $1.entry }
+        found.sort { files[$0].directoryIndex != files[$1].directoryIndex
+            ? files[$0].directoryIndex > files[$1].directoryIndex : $0 < $1 }
+        var rejections: [Int: [PluginRecord.RejectedClass]] = [:]
         var classes: PluginClasses?
-        if !members.isEmpty {
+        if !found.isEmpty {
             // Each directory as its files' paths name it (`RuntimeClass.directory`).
             let directories = searchPath.directories.map(LoadedPlugins.named)
-            let linked = Self.link(catalog, members: members.map {
-                PluginClasses.Member(plugin: plugins[$0.entry], library: $0.library,
-                                     directory: directories[files[$0.entry].directoryIndex])
-            }, into: runtime)
+            var members: [PluginClasses.Member] = []
+            members.reserveCapacity(found.count)
+            for index in found {
+                if let library = libraries[index] {
+                    members.append(PluginClasses.Member(plugin: plugins[index], library: library,
+                                                        directory: directories[files[index].directoryIndex]))
+                }
+            }
+            let linked = Self.link(catalog, members: members, into: runtime)
             for rejection in linked.rejections {
-                rejections[members[rejection.member].entry, default: []].append(
+                rejections[found[rejection.member], default: []].append(
                     .init(name: rejection.rejection.className, reason: rejection.rejection.reason))
             }
             classes = linked.classes
         }
+        let entries = files.indices.map { LoadedPlugins.Entry(plugin: plugins[$0], directory: files[$0].directoryIndex) }
         let loaded = LoadedPlugins(catalog: catalog, directories: searchPath.directories, entries: entries, failures: failures,
                                    rejections: rejections, classes: classes)
         return Result(warnings: warnings, plugins: loaded)
+    }
+
+    /// Why `PluginFilePolicy` refuses each file, if it does (its directory
+    /// checked once).
+    private func refusals(of files: [FoundFile]) -> [String?] {
+        let user = geteuid()
+        var checked = [Bool](repeating: false, count: searchPath.directories.count)
+        var directoryProblems = [String?](repeating: nil, count: searchPath.directories.count)
+        return files.map { found in
+            if !checked[found.directoryIndex] {
+                checked[found.directoryIndex] = true
+                directoryProblems[found.directoryIndex] = PluginFilePolicy.problem(directory: searchPath.directories[found.directoryIndex],
+                                                                                   user: user)
+            }
+            let directoryProblem = directoryProblems[found.directoryIndex]
+            guard let status = found.candidate.status else { return directoryProblem }
+            return directoryProblem ?? PluginFilePolicy.problem(file: found.path, owner: status.owner, mode: status.mode, user: user)
+        }
     }
 
     /// The catalog of `files` (whose identities are `identities`, taken
@@ -212,17 +221,18 @@ public struct PluginLoader {
     private static func link(_ catalog: PluginCatalog, members: [PluginClasses.Member],
                              into runtime: Runtime) -> (classes: PluginClasses, rejections: [PluginClasses.Rejection]) {
         let classes = PluginClasses(catalog: catalog, members: members, runtime: runtime)
-        var declarations: [(name: String, parent: String?, plugin: String)] = []
+        var declarations: [MessageClassTree.Declaration] = []
         for (index, member) in members.enumerated() {
             let range = catalog.plugins[member.plugin].declarations
             guard !range.isEmpty else { continue }
             let id = classes.pluginID(of: index)
             for declaration in catalog.declarations[range] {
-                declarations.append((catalog.string(declaration.name), catalog.string(declaration.parent), id))
+                declarations.append(.init(name: catalog.string(declaration.name), parent: catalog.string(declaration.parent),
+                                          declaredBy: id))
             }
         }
-        for (index, refusal) in runtime.registry.declare(declarations) {
-            runtime.log(plugin: declarations[index].plugin, level: Int32(CELLHOST_LOG_WARNING), message: refusal)
+        for (declaration, refusal) in zip(declarations, runtime.registry.declare(declarations)) {
+            if let refusal { runtime.log(plugin: declaration.declaredBy, level: Int32(CELLHOST_LOG_WARNING), message: refusal) }
         }
         let rejections = classes.resolve()
         runtime.adopt(classes)

@@ -123,8 +123,14 @@ public struct PluginSearchPath: Sendable, Equatable {
     /// A candidate plugin file: its path, and what `stat` says of it
     /// (symbolic links followed; nil when it cannot be stat'ed).
     struct Candidate {
+        struct Status {
+            let identity: FileIdentity
+            let owner: uid_t
+            let mode: mode_t
+        }
+
         let path: String
-        let info: stat?
+        let status: Status?
     }
 
     /// The candidate files of one directory: names ending in `.so`, sorted
@@ -138,10 +144,12 @@ public struct PluginSearchPath: Sendable, Equatable {
         var prefix = Array(directory.utf8)
         if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
         var names: [UInt8] = []
-        // Each name's span, and its first 16 bytes as two big-endian words
-        // (zero-padded, so a shorter name sorts first): most comparisons
-        // end there.
-        var keys: [(high: UInt64, low: UInt64, span: Range<Int>)] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        // Each name's first 16 bytes as two big-endian words (zero-padded,
+        // so a shorter name sorts first): most comparisons end there.
+        var highs: [UInt64] = []
+        var lows: [UInt64] = []
         while let entry = readdir(handle) {
             withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 let length = strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
@@ -156,29 +164,35 @@ public struct PluginSearchPath: Sendable, Equatable {
                         low |= UInt64(name[index]) << (120 - 8 * index)
                     }
                 }
-                keys.append((high, low, names.count..<(names.count + length)))
+                starts.append(names.count)
+                lengths.append(length)
+                highs.append(high)
+                lows.append(low)
                 names.append(contentsOf: name)
                 names.append(0)
             }
         }
         let fd = dirfd(handle)
         return names.withUnsafeBytes { bytes in
-            keys.sort { first, second in
-                if first.high != second.high { return first.high < second.high }
-                if first.low != second.low { return first.low < second.low }
-                let common = min(first.span.count, second.span.count)
-                let order = common <= 16 ? 0 : memcmp(bytes.baseAddress! + first.span.lowerBound + 16,
-                                                      bytes.baseAddress! + second.span.lowerBound + 16, common - 16)
-                return order != 0 ? order < 0 : first.span.count < second.span.count
+            var order = Array(starts.indices)
+            order.sort { first, second in
+                if highs[first] != highs[second] { return highs[first] < highs[second] }
+                if lows[first] != lows[second] { return lows[first] < lows[second] }
+                let common = min(lengths[first], lengths[second])
+                let compared = common <= 16 ? 0 : memcmp(bytes.baseAddress! + starts[first] + 16,
+                                                         bytes.baseAddress! + starts[second] + 16, common - 16)
+                return compared != 0 ? compared < 0 : lengths[first] < lengths[second]
             }
             var path = prefix
-            return keys.map { key in
+            return order.map { index in
                 path.removeSubrange(prefix.count...)
-                path.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[key.span]))
+                path.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[starts[index]..<(starts[index] + lengths[index])]))
                 var info = stat()
-                let name = (bytes.baseAddress! + key.span.lowerBound).assumingMemoryBound(to: CChar.self)
-                let found = fstatat(fd, name, &info, 0) == 0
-                return Candidate(path: String(decoding: path, as: UTF8.self), info: found ? info : nil)
+                let name = (bytes.baseAddress! + starts[index]).assumingMemoryBound(to: CChar.self)
+                let file = String(decoding: path, as: UTF8.self)
+                guard fstatat(fd, name, &info, 0) == 0 else { return Candidate(path: file, status: nil) }
+                return Candidate(path: file, status: .init(identity: FileIdentity(path: file, info: info), owner: info.st_uid,
+                                                           mode: info.st_mode))
             }
         }
     }

@@ -96,22 +96,16 @@ public final class Registry {
 
     /// Declares a message class in the tree; returns why it was refused, if it was.
     public func declare(_ name: String, parent: String?, by plugin: String) -> String? {
-        declare([(name, parent, plugin)]).first?.refusal
+        declare([MessageClassTree.Declaration(name: name, parent: parent, declaredBy: plugin)])[0]
     }
 
     /// Declares message classes in order, as `declare` does each; returns
-    /// the refusals, with the index of the declaration refused.
-    func declare(_ declarations: [(name: String, parent: String?, plugin: String)]) -> [(index: Int, refusal: String)] {
+    /// why each was refused (nil: it was not).
+    func declare(_ declarations: [MessageClassTree.Declaration]) -> [String?] {
         lock.lock()
         defer { lock.unlock() }
         changed()
-        var refusals: [(index: Int, refusal: String)] = []
-        for (index, declaration) in declarations.enumerated() {
-            if let refusal = tree.declare(declaration.name, parent: declaration.parent, by: declaration.plugin) {
-                refusals.append((index, refusal))
-            }
-        }
-        return refusals
+        return declarations.map { tree.declare($0.name, parent: $0.parent, by: $0.declaredBy) }
     }
 
     /// Makes `cls` render `messageClass` before every candidate.
