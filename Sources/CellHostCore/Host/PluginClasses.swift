@@ -57,8 +57,8 @@ final class PluginClasses: DeferredCandidates {
 
     // Per member:
     private var pluginIDs: [String?]
-    /// The libraries made so far (`library(of:identity:)`), by member.
-    private var libraries: [Int: LazyPlugin] = [:]
+    /// The libraries made so far (`library(of:identity:)`).
+    private var libraries: [LazyPlugin?]
     // Per catalog class:
     private var memberOfClass: [Int32]
     private var accepted: [Bool]
@@ -99,8 +99,9 @@ final class PluginClasses: DeferredCandidates {
         methods = catalog.methods
         plugins = catalog.plugins
         memberPlugins = members.map(\.plugin)
-        for (index, member) in members.enumerated() {
-            if case .opened(let plugin) = member.library { libraries[index] = plugin }
+        libraries = members.map {
+            if case .opened(let plugin) = $0.library { return plugin }
+            return nil
         }
         pluginIDs = Array(repeating: nil, count: members.count)
         memberOfClass = Array(repeating: -1, count: catalog.classes.count)
