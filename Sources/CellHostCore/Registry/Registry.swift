@@ -32,6 +32,8 @@ public final class Registry {
         public let isUnregistered: Bool
     }
 
+    /// The message-class tree. Changed only by `declare`; read it on the
+    /// thread that owns the runtime.
     public private(set) var tree = MessageClassTree.builtIn
     private var candidates: [String: [Candidate]] = [:]
     private var overrides: [String: RuntimeClass] = [:]
