@@ -146,12 +146,14 @@ final class PluginSearchPathTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(fd, 0)
             close(fd)
         }
-        XCTAssertEqual(PluginSearchPath.candidates(in: directory), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
-        XCTAssertEqual(PluginSearchPath.candidates(in: directory + "/"), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
+        XCTAssertEqual(PluginSearchPath.candidates(in: directory).map(\.path), [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
+        XCTAssertEqual(PluginSearchPath.candidates(in: directory + "/").map(\.path),
+                       [directory + "/B.so", directory + "/a.so", directory + "/b.so"])
+        XCTAssertTrue(PluginSearchPath.candidates(in: directory).allSatisfy { $0.status != nil }, "each file is stat'ed")
     }
 
     func test_candidates_ofAMissingDirectory_areNone() {
-        XCTAssertEqual(PluginSearchPath.candidates(in: "/nonexistent/cellhost/plugins"), [])
+        XCTAssertTrue(PluginSearchPath.candidates(in: "/nonexistent/cellhost/plugins").isEmpty)
     }
 }
 

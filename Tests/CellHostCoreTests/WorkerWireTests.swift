@@ -96,10 +96,14 @@ final class WorkerWireTests: XCTestCase {
                                            instanceSize: 16, methods: [.init(selector: "s", types: "v@:", imp: 1)])]
         record.rejectedClasses = [.init(name: "D", reason: "r")]
         record.messageClasses = [.init(name: "poll", parent: nil), .init(name: "quiz", parent: "poll")]
+        var encoder = PluginCatalogEncoder()
+        encoder.append(record)
         var writer = WireWriter()
-        record.encode(into: &writer)
+        encoder.encode(into: &writer)
         var reader = WireReader(writer.bytes)
-        let decoded = try PluginRecord.decode(&reader)
+        let catalog = try PluginCatalog.decode(&reader)
+        XCTAssertEqual(reader.offset, writer.bytes.count)
+        let decoded = catalog.record(0)
         XCTAssertEqual(decoded.failure, "killed by SIGSEGV while loading")
         XCTAssertEqual(decoded.id, "x")
         XCTAssertNil(decoded.version)
@@ -111,7 +115,7 @@ final class WorkerWireTests: XCTestCase {
         XCTAssertEqual(decoded.messageClasses, record.messageClasses)
         for length in 0..<writer.bytes.count {
             var cut = WireReader(Array(writer.bytes[..<length]))
-            XCTAssertThrowsError(try PluginRecord.decode(&cut), "cut at \(length)")
+            XCTAssertThrowsError(try PluginCatalog.decode(&cut), "cut at \(length)")
         }
     }
 
@@ -126,14 +130,16 @@ final class WorkerWireTests: XCTestCase {
         output.colors = 3
         output.images = .none
         output.imageRows = 7
-        let setup = WorkerSetup(records: [record], me: "u-1", dispatch: "ffi", memoryLimit: 1 << 30,
+        let plugins = PluginCatalog()
+        plugins.add(record)
+        let setup = WorkerSetup(plugins: plugins, me: "u-1", dispatch: "ffi", memoryLimit: 1 << 30,
                                 maximumRows: 100, maximumBytes: 4096, output: output)
         var writer = WireWriter()
         setup.encode(into: &writer)
         var reader = WireReader(writer.bytes)
         let decoded = try WorkerSetup.decode(&reader)
-        XCTAssertEqual(decoded.records.map(\.id), ["test.cell"])
-        XCTAssertEqual(decoded.records.first?.classes.first?.methods.first?.implemented, true)
+        XCTAssertEqual(decoded.plugins.plugins.indices.map { decoded.plugins.record($0).id }, ["test.cell"])
+        XCTAssertEqual(decoded.plugins.record(0).classes.first?.methods.first?.implemented, true)
         XCTAssertEqual(decoded.me, "u-1")
         XCTAssertEqual(decoded.dispatch, "ffi")
         XCTAssertEqual(decoded.memoryLimit, 1 << 30)

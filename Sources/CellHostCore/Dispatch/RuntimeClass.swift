@@ -43,6 +43,10 @@ public final class RuntimeClass {
     public let name: String
     /// The id of the plugin that contributed it ("cellhost" for host classes).
     public let pluginID: String
+    /// The search-path directory its plugin's file was found in (as the
+    /// file's path names it); nil for the host's classes and classes
+    /// described in this process (`Runtime.link`).
+    public internal(set) var directory: String?
     /// The superclass; nil only for the root, `MessageCell`. Setting it
     /// lays out the instance storage after the superclass's.
     public internal(set) var superclass: RuntimeClass? {

@@ -14,8 +14,10 @@ import CellHostABI
 public final class CellHost: DiagnosticSink {
     /// The object runtime: classes, registry and dispatch.
     public let runtime: Runtime
+    /// What each `loadPlugins` found.
+    public private(set) var loads: [LoadedPlugins] = []
     /// Every plugin file found by `loadPlugins`, loaded or not.
-    public private(set) var plugins: [PluginRecord] = []
+    public var plugins: [PluginRecord] { loads.flatMap(\.records) }
     /// Called for each line a plugin logs: (plugin id, level, message).
     public var logHandler: ((String, cellhost_log_level, String) -> Void)?
     /// Keeps in-process cells' closures alive.
@@ -43,18 +45,18 @@ public final class CellHost: DiagnosticSink {
     @discardableResult
     public func loadPlugins(with loader: PluginLoader) -> PluginLoader.Result {
         let result = loader.load(into: runtime)
-        plugins += result.records
+        loads.append(result.plugins)
         return result
     }
 
     /// One line per plugin problem, as `FILE: reason`.
-    public var diagnostics: [String] { plugins.flatMap(\.diagnostics) }
+    public var diagnostics: [String] { loads.flatMap(\.diagnostics) }
 
     /// Makes `className` render `messageClass` ahead of every candidate.
     /// Throws when no such class exists.
     public func override(messageClass: String, with className: String) throws {
         guard let cls = runtime.classes[className] else {
-            throw CellHostError.unknownClass(className, known: runtime.classes.keys.sorted())
+            throw CellHostError.unknownClass(className, known: runtime.classes.names)
         }
         runtime.registry.override(messageClass, with: cls)
     }

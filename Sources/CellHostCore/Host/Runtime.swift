@@ -2,57 +2,6 @@ import CellHostABI
 import Glibc
 import Synchronization
 
-/// A class as a plugin describes it, before it is linked into the runtime:
-/// plain data, separable from the library that implements it. Descriptions
-/// read in the scanner process or from the plugin cache carry no IMPs
-/// (`imp == 0`); the library is opened when the class is first used.
-public struct ClassDescription: Sendable, Codable {
-    public struct MethodDescription: Sendable, Codable {
-        public var selector: String
-        public var types: String
-        /// The IMP's address in this process; 0 when only described.
-        public var imp: UInt
-        /// Whether the plugin gave an implementation (a non-NULL IMP), also
-        /// when the description came from another process.
-        public var implemented: Bool
-
-        public init(selector: String, types: String, imp: UInt) {
-            self.selector = selector
-            self.types = types
-            self.imp = imp
-            implemented = imp != 0
-        }
-
-        private enum CodingKeys: String, CodingKey { case selector, types, implemented }
-
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            selector = try container.decode(String.self, forKey: .selector)
-            types = try container.decode(String.self, forKey: .types)
-            implemented = try container.decode(Bool.self, forKey: .implemented)
-            imp = 0
-        }
-    }
-    public var name: String
-    public var superclass: String
-    public var messageClasses: [String]
-    public var rank: Int32
-    public var instanceSize: Int
-    public var methods: [MethodDescription]
-    /// Where the plugin keeps the class struct in this process (what it
-    /// passes to `object_ivars`); 0 when only described.
-    public var address: UInt = 0
-
-    private enum CodingKeys: String, CodingKey { case name, superclass, messageClasses, rank, instanceSize, methods }
-}
-
-/// Why a class was not accepted.
-public struct ClassRejection: Error, CustomStringConvertible, Sendable {
-    public var className: String
-    public var reason: String
-    public var description: String { "class '\(className)' rejected: \(reason)" }
-}
-
 /// Counts plugin calls, twice each (odd while one runs), so that a watchdog
 /// on another thread can tell a call that does not return.
 public final class CallProgress: Sendable {
@@ -75,8 +24,16 @@ public protocol DiagnosticSink: AnyObject {
 /// current conversation's instances, and the dispatcher that calls them.
 public final class Runtime {
     let selectors = SelectorTable()
-    /// Every linked class by name.
-    public private(set) var classes: [String: RuntimeClass] = [:]
+    /// Guards linking (`RuntimeLinking.swift`): `linked`, `classSets`,
+    /// `interfaces`, `pluginContexts`, the selector table, and the state of
+    /// libraries not opened yet. Render worker threads link the classes of
+    /// the chains they look up; the registry's lock is taken before this
+    /// one, never after.
+    let linking = RecursiveLock()
+    /// Every linked class by name (guarded by `linking`).
+    var linked: [String: RuntimeClass] = [:]
+    /// Classes of loaded plugins, linked on first use (guarded by `linking`).
+    var classSets: [PluginClasses] = []
     public let registry: Registry
     /// The host's root class.
     public let messageCell: RuntimeClass
@@ -86,27 +43,13 @@ public final class Runtime {
     weak var diagnostics: DiagnosticSink?
     /// The host table for the host's own classes.
     let hostContext: PluginHostContext
-    /// Host contexts of loaded plugins by id (kept alive here).
+    /// Host contexts of plugins by id (kept alive here; guarded by `linking`).
     var pluginContexts: [String: PluginHostContext] = [:]
-    /// Plugins whose descriptor sets CELLHOST_PLUGIN_THREAD_SAFE; their
-    /// classes are linked as `threadSafe`.
-    var threadSafePlugins: Set<String> = []
-
-    /// Readies every class whose chain is thread-safe and whose libraries
-    /// are open for render worker threads
-    /// (`RuntimeClass.prepareForConcurrentCalls`); returns how many are. A
-    /// library is still opened when first used: on this thread, which then
-    /// readies its classes (`MessageRenderer.advance`). Call on the
-    /// runtime's own thread.
-    @discardableResult
-    func prepareForConcurrentCalls() -> Int {
-        var count = 0
-        for cls in classes.values.sorted(by: { $0.name < $1.name }) {
-            cls.prepareForConcurrentCalls()
-            if cls.isConcurrent { count += 1 }
-        }
-        return count
-    }
+    /// Call interfaces by type encoding: methods with one encoding (every
+    /// `renderMessage:context:into:`) share one, parsed and prepared once
+    /// (guarded by `linking`).
+    var interfaces: [String: CallInterface] = [:]
+    static let maximumCachedInterfaces = 4096
 
     public init(dispatcher: Dispatcher = Dispatcher(mode: .direct)) {
         self.dispatcher = dispatcher
@@ -125,12 +68,14 @@ public final class Runtime {
         for (cls, methods) in [(root, HostClasses.messageCellMethods), (unknown, HostClasses.unknownCellMethods)] {
             for method in methods {
                 // Host methods use the required encodings, which always parse.
-                if let linked = try? makeMethod(method, owner: cls) { cls.add(linked) }
+                if case .prepared(let signature) = checkSignature(selector: method.selector, types: method.types) {
+                    cls.add(Method(signature, imp: UnsafeRawPointer(bitPattern: method.imp) ?? Method.unbound, owner: cls))
+                }
             }
             cls.runtime = self
             cls.hostTable = UnsafePointer(hostContext.table)
             cls.threadSafe = true
-            classes[cls.name] = cls
+            linked[cls.name] = cls
         }
         registry.register(root, forMessageClass: "text")
     }
@@ -154,210 +99,6 @@ public final class Runtime {
             return
         }
         diagnostics?.pluginLog(plugin: plugin, level: level, message: message)
-    }
-
-    /// Call interfaces by type encoding: methods with one encoding (every
-    /// `renderMessage:context:into:`) share one, parsed and prepared once.
-    private var interfaces: [String: CallInterface] = [:]
-    static let maximumCachedInterfaces = 4096
-
-    /// The last method signature `makeMethod` accepted: linking many
-    /// plugins makes the same `renderMessage:context:into:` over and over,
-    /// and two string comparisons are cheaper than the look-ups.
-    private var lastSignature: (selector: String, types: String, selectorPointer: UnsafePointer<CChar>,
-                                interface: CallInterface, wellKnown: WellKnownSelector?)?
-
-    /// Builds a method, parsing and checking its encoding.
-    func makeMethod(_ description: ClassDescription.MethodDescription, owner: RuntimeClass) throws -> Method {
-        let imp = UnsafeRawPointer(bitPattern: description.imp) ?? Method.unbound
-        if let last = lastSignature, last.selector == description.selector, last.types == description.types {
-            // The same signature passed `check` before; only the IMP can differ.
-            guard description.implemented else {
-                throw ClassRejection(className: owner.name, reason: "selector '\(description.selector)' has a NULL implementation")
-            }
-            return Method(selector: description.selector, selectorPointer: last.selectorPointer, types: description.types,
-                          interface: last.interface, imp: imp, owner: owner, wellKnown: last.wellKnown)
-        }
-        let cached = interfaces[description.types]
-        let encoding = try Self.check(description, className: owner.name, parsed: cached?.encoding)
-        let wellKnown = WellKnownSelector(rawValue: description.selector)
-        let interface: CallInterface
-        if let cached {
-            interface = cached
-        } else {
-            interface = try CallInterface(encoding: encoding)
-            if interfaces.count < Self.maximumCachedInterfaces { interfaces[description.types] = interface }
-        }
-        let selectorPointer = selectors.intern(description.selector)
-        lastSignature = (description.selector, description.types, selectorPointer, interface, wellKnown)
-        return Method(selector: description.selector, selectorPointer: selectorPointer,
-                      types: description.types, interface: interface, imp: imp, owner: owner, wellKnown: wellKnown)
-    }
-
-    /// Checks a method as linking does: its encoding parses, a well-known
-    /// selector has the required encoding, and it has an implementation.
-    /// Returns the parsed encoding (`parsed`, when the caller has it already).
-    @discardableResult
-    static func check(_ description: ClassDescription.MethodDescription, className: String,
-                      parsed: MethodTypeEncoding? = nil) throws -> MethodTypeEncoding {
-        let encoding: MethodTypeEncoding
-        if let parsed {
-            encoding = parsed
-        } else {
-            do {
-                encoding = try MethodTypeEncoding.parsed(description.types)
-            } catch let error as TypeEncodingError {
-                throw ClassRejection(className: className, reason: "selector '\(description.selector)': \(error)")
-            }
-        }
-        if let wellKnown = WellKnownSelector(rawValue: description.selector), encoding.canonical != wellKnown.requiredEncoding {
-            throw ClassRejection(className: className,
-                                 reason: "selector '\(description.selector)' has encoding '\(description.types)' but the host expects '\(wellKnown.requiredEncoding)'")
-        }
-        guard description.implemented else {
-            throw ClassRejection(className: className, reason: "selector '\(description.selector)' has a NULL implementation")
-        }
-        return encoding
-    }
-
-    /// Links described classes into the runtime: resolves superclasses (which
-    /// may come from any plugin, in any order), checks every method, and
-    /// registers the accepted classes in the order given. Returns the rejections.
-    ///
-    /// Classes of a plugin in `lazy` are linked without their IMPs: its
-    /// library is opened when one of them is first used (`bindChain`).
-    func link(_ batch: [(description: ClassDescription, pluginID: String)],
-              lazy: [String: LazyPlugin] = [:]) -> [(pluginID: String, rejection: ClassRejection)] {
-        var rejections: [(String, ClassRejection)] = []
-        // Per batch index (arrays, not dictionaries: linking 2000 classes
-        // did several string-keyed look-ups per class).
-        var isPending = [Bool](repeating: false, count: batch.count)
-        var owners: [String: Int] = Dictionary(minimumCapacity: batch.count)
-        for (index, item) in batch.enumerated() {
-            let name = item.description.name
-            if let existing = classes[name] {
-                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(existing.pluginID)")))
-            } else if let owner = owners[name] {
-                rejections.append((item.pluginID, ClassRejection(className: name, reason: "a class of that name is already defined by \(batch[owner].pluginID)")))
-            } else {
-                owners[name] = index
-                isPending[index] = true
-            }
-        }
-        classes.reserveCapacity(classes.count + batch.count)
-        var linked = [RuntimeClass?](repeating: nil, count: batch.count)
-        var failed = [String?](repeating: nil, count: batch.count)
-        var visiting = [Bool](repeating: false, count: batch.count)
-        var hostTables: [String: UnsafePointer<cellhost_host>] = [:]
-        // Resolve each pending class, following superclass links within the batch.
-        func resolve(_ index: Int) -> RuntimeClass? {
-            if let done = linked[index] { return done }
-            if failed[index] != nil || !isPending[index] { return nil }
-            let description = batch[index].description
-            guard !visiting[index] else {
-                failed[index] = "superclass chain of '\(description.name)' is a cycle"
-                return nil
-            }
-            visiting[index] = true
-            defer { visiting[index] = false }
-            let superclass: RuntimeClass
-            if let existing = classes[description.superclass] {
-                superclass = existing
-            } else if let other = owners[description.superclass] {
-                guard let resolved = resolve(other) else {
-                    failed[index] = failed[index] ?? "superclass '\(description.superclass)' was rejected"
-                    return nil
-                }
-                superclass = resolved
-            } else {
-                failed[index] = "superclass '\(description.superclass)' not found"
-                return nil
-            }
-            let pluginID = batch[index].pluginID
-            let cls = RuntimeClass(name: description.name, pluginID: pluginID,
-                                   messageClasses: description.messageClasses, rank: description.rank,
-                                   instanceSize: description.instanceSize, selectors: selectors)
-            cls.superclass = superclass
-            cls.structAddress = UnsafeRawPointer(bitPattern: description.address)
-            cls.threadSafe = threadSafePlugins.contains(cls.pluginID)
-            cls.runtime = self
-            if let table = hostTables[pluginID] {
-                cls.hostTable = table
-            } else {
-                let table = hostTable(for: pluginID)
-                hostTables[pluginID] = table
-                cls.hostTable = table
-            }
-            if let plugin = lazy[pluginID] {
-                cls.lazyPlugin = plugin
-                plugin.linkedClasses.append(cls)
-            }
-            do {
-                for method in description.methods { cls.add(try makeMethod(method, owner: cls)) }
-            } catch let rejection as ClassRejection {
-                failed[index] = rejection.reason
-                return nil
-            } catch {
-                failed[index] = "\(error)"
-                return nil
-            }
-            linked[index] = cls
-            return cls
-        }
-        for index in batch.indices where isPending[index] { _ = resolve(index) }
-        for index in batch.indices where isPending[index] {
-            if let cls = linked[index] {
-                classes[cls.name] = cls
-                for messageClass in cls.messageClasses { registry.register(cls, forMessageClass: messageClass) }
-            } else if let reason = failed[index] {
-                rejections.append((batch[index].pluginID, ClassRejection(className: batch[index].description.name, reason: reason)))
-            }
-        }
-        return rejections
-    }
-
-    // MARK: Opening libraries on first use
-
-    /// Opens the libraries of `cls` and its superclasses that are not open
-    /// yet, and gives their classes their IMPs. A library that fails to open
-    /// makes its classes, and their subclasses, unavailable (logged once).
-    func bindChain(of cls: RuntimeClass) {
-        var current: RuntimeClass? = cls
-        while let each = current {
-            if let plugin = each.lazyPlugin { bind(plugin) }
-            current = each.superclass
-        }
-        current = cls.superclass
-        while let each = current, cls.unavailable == nil {
-            if each.ensureBound() != nil { cls.unavailable = each.unavailable }
-            current = each.superclass
-        }
-    }
-
-    private func bind(_ plugin: LazyPlugin) {
-        let library = plugin.open(runtime: self)
-        for cls in plugin.linkedClasses {
-            cls.lazyPlugin = nil
-            guard let library else {
-                cls.unavailable = "\(plugin.file): \(plugin.failure ?? "could not be opened")"
-                continue
-            }
-            let described = library.classes.first { $0.name == cls.name }
-            cls.structAddress = UnsafeRawPointer(bitPattern: described?.address ?? 0)
-            for method in cls.methodList {
-                let imp = described?.methods.first { $0.selector == method.selector && $0.types == method.types }?.imp ?? 0
-                guard let pointer = UnsafeRawPointer(bitPattern: imp) else {
-                    cls.unavailable = "\(plugin.file): class '\(cls.name)' no longer implements '\(method.selector)'; "
-                        + "run `cellhost list-plugins --rescan`"
-                    break
-                }
-                method.imp = pointer
-            }
-        }
-        plugin.linkedClasses.removeAll()
-        if let failure = plugin.failure {
-            log(plugin: plugin.pluginID, level: Int32(CELLHOST_LOG_ERROR), message: "\(plugin.file): could not be opened when first needed: \(failure)")
-        }
     }
 
     // MARK: Plain text
@@ -469,10 +210,6 @@ extension Runtime {
                                            base_directory: baseDirectory.pointer)
             return withUnsafePointer(to: &context) { body($0) }
         }
-    }
-
-    func hostTable(for pluginID: String) -> UnsafePointer<cellhost_host> {
-        UnsafePointer((pluginContexts[pluginID] ?? hostContext).table)
     }
 
     /// The C string lives for the call only, so message classes taken from

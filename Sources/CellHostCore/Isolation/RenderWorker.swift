@@ -45,7 +45,7 @@ public enum RenderWorker {
         let logs = LogCollector()
         runtime.diagnostics = logs
         runtime.output = setup.output
-        PluginLoader.link(described: setup.records, into: runtime)
+        PluginLoader.link(described: setup.plugins, into: runtime)
         let message = Message()
         let canvas = CellCanvas()
         let limits = OutputLimits(rows: setup.maximumRows, bytes: setup.maximumBytes)

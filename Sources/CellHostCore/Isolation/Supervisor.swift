@@ -37,17 +37,22 @@ public final class Supervisor {
     }
 
     let settings: Settings
-    /// What every worker is started with; encoded when the first worker
-    /// starts, so a run that needs no worker (a text-only input, say) never
-    /// pays for encoding every plugin's record.
-    private let setupValue: WorkerSetup
+    /// What every worker is started with; made and encoded when the first
+    /// worker starts, so a run that needs no worker (a text-only input, say)
+    /// never pays for encoding every plugin's record.
+    private let makeSetup: () -> WorkerSetup
     private lazy var setup: [UInt8] = {
         var writer = WireWriter()
-        setupValue.encode(into: &writer)
+        makeSetup().encode(into: &writer)
         return writer.bytes
     }()
-    /// The worker of each isolated plugin, by plugin id.
-    private var assignment: [String: PluginWorker] = [:]
+    private let me: String?
+    /// The worker every isolated plugin shares (`auto`, `shared`).
+    private var shared: PluginWorker?
+    /// `auto`: the directories whose plugins run in `shared`.
+    private var isolatedDirectories: Set<String> = []
+    /// `each`: the worker of each plugin, by plugin id.
+    private var ownWorkers: [String: PluginWorker] = [:]
     /// Why each disabled plugin was disabled, by plugin id, and the first
     /// message (`ChainWalk.order`) it is disabled for: messages before the
     /// one it failed on, whose replies the dead worker took with it, are
@@ -56,43 +61,54 @@ public final class Supervisor {
     private var workers: [PluginWorker] = []
     private var sequence: UInt64 = 0
 
-    /// `records`: the loaded plugins; `trusted` says which run in the host
-    /// process in `auto` mode.
-    public init(settings: Settings, records: [PluginRecord], me: String?, dispatch: Dispatcher.Mode,
-                limits: OutputLimits = .standard, output: PluginOutput = .standard, trusted: (PluginRecord) -> Bool) {
+    /// `plugins`: what the host loaded (`CellHost.loads`); `trusted` says,
+    /// by the directory a plugin was found in (`RuntimeClass.directory`),
+    /// which run in the host process in `auto` mode.
+    public init(settings: Settings, plugins: [LoadedPlugins], me: String?, dispatch: Dispatcher.Mode,
+                limits: OutputLimits = .standard, output: PluginOutput = .standard, trusted: (String) -> Bool) {
         self.settings = settings
-        let loaded = records.filter { $0.isLoaded && $0.id != nil }
-        let setup = WorkerSetup(records: loaded, me: me, dispatch: dispatch.rawValue, memoryLimit: settings.memoryLimit,
-                                maximumRows: limits.rows, maximumBytes: limits.bytes, output: output)
-        setupValue = setup
-        var shared: PluginWorker?
-        for record in loaded {
-            guard let id = record.id else { continue }
-            switch settings.mode {
-            case .none:
-                continue
-            case .auto where trusted(record):
-                continue
-            case .auto, .shared:
-                if shared == nil {
-                    shared = PluginWorker(name: settings.mode == .auto ? "third-party" : "shared")
-                    workers.append(shared!)
+        self.me = me
+        let memoryLimit = settings.memoryLimit
+        makeSetup = {
+            WorkerSetup(plugins: LoadedPlugins.catalogOfLoaded(plugins), me: me, dispatch: dispatch.rawValue,
+                        memoryLimit: memoryLimit, maximumRows: limits.rows, maximumBytes: limits.bytes, output: output)
+        }
+        // Decided by directory, not plugin by plugin: with a thousand plugins
+        // installed, a render looks at the few whose classes it calls.
+        let directories = plugins.flatMap(\.loadedDirectories)
+        switch settings.mode {
+        case .none:
+            break
+        case .auto:
+            isolatedDirectories = Set(directories.filter { !trusted($0) })
+            if !isolatedDirectories.isEmpty { shared = PluginWorker(name: "third-party") }
+        case .shared:
+            if !directories.isEmpty { shared = PluginWorker(name: "shared") }
+        case .each:
+            for load in plugins {
+                for id in load.loaded.compactMap(load.id) {
+                    let worker = PluginWorker(name: id)
+                    workers.append(worker)
+                    ownWorkers[id] = worker
                 }
-                assignment[id] = shared
-            case .each:
-                let worker = PluginWorker(name: id)
-                workers.append(worker)
-                assignment[id] = worker
             }
         }
+        if let shared { workers.append(shared) }
     }
 
     /// True when some plugin runs in a worker.
-    public var isolatesAnything: Bool { !assignment.isEmpty }
+    public var isolatesAnything: Bool { !workers.isEmpty }
 
-    /// The worker that runs `cls`, or nil when it runs in this process.
+    /// The worker that runs `cls`, or nil when it runs in this process (the
+    /// host's classes, and in `auto` mode the trusted plugins').
     func worker(for cls: RuntimeClass) -> PluginWorker? {
-        assignment.isEmpty ? nil : assignment[cls.pluginID]
+        guard !workers.isEmpty, let directory = cls.directory else { return nil }
+        switch settings.mode {
+        case .none: return nil
+        case .auto: return isolatedDirectories.contains(directory) ? shared : nil
+        case .shared: return shared
+        case .each: return ownWorkers[cls.pluginID]
+        }
     }
 
     /// Why the plugin of `cls` is disabled for the message at `order`, if it is.
@@ -256,7 +272,7 @@ public final class Supervisor {
     func plainText(_ cls: RuntimeClass, worker: PluginWorker, record: [UInt8], width: Int, messageClass: String,
                    baseDirectory: String, into canvas: CellCanvas, notes: inout [String]) -> Bool {
         if !Self.pluginImplementsPlainText(cls) {
-            guard (try? record.withUnsafeBufferPointer({ try quoteMessage.load($0, me: setupValue.me) })) != nil else {
+            guard (try? record.withUnsafeBufferPointer({ try quoteMessage.load($0, me: me) })) != nil else {
                 return false
             }
             return HostClasses.messageCellPlainText(nil, nil, quoteMessage.handle, nil, BuilderHandle.handle(canvas))

@@ -63,11 +63,10 @@ struct WireReader {
     }
 
     mutating func u32() throws -> UInt32 {
-        guard bytes.count - offset >= 4 else { throw WireError() }
-        var value: UInt32 = 0
-        for index in 0..<4 { value |= UInt32(bytes[offset + index]) << (8 * index) }
+        guard offset >= 0, bytes.count - offset >= 4 else { throw WireError() }
+        let start = offset
         offset += 4
-        return value
+        return UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: UInt32.self) })
     }
 
     mutating func u64() throws -> UInt64 {
@@ -133,5 +132,27 @@ enum WireIO {
             filled += count
         }
         return true
+    }
+}
+
+extension WireWriter {
+    mutating func optionalString(_ value: String?) {
+        u8(value == nil ? 0 : 1)
+        string(value ?? "")
+    }
+}
+
+extension WireReader {
+    mutating func optionalString() throws -> String? {
+        let present = try u8() != 0
+        let value = try string()
+        return present ? value : nil
+    }
+
+    /// A count that must not exceed `limit`.
+    mutating func count(limit: Int) throws -> Int {
+        let value = Int(try u32())
+        guard value <= limit else { throw WireError() }
+        return value
     }
 }

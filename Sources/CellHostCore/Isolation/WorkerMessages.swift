@@ -17,11 +17,12 @@ enum WorkerFrame {
 /// plugin (it opens only those whose classes it is asked to run), and how
 /// to read messages.
 ///
-/// Sent in the binary form of the plugin cache (`PluginRecordCoding`):
+/// Sent in the binary form of the plugin cache (`PluginCatalogCoding`):
 /// with 1000 plugins, JSON took 200 M instructions to encode, more than the
 /// rest of start-up together.
 struct WorkerSetup {
-    var records: [PluginRecord]
+    /// The plugins to link, in the order to link them (every class accepted).
+    var plugins: PluginCatalog
     var me: String?
     var dispatch: String
     /// Address-space limit of the worker, in bytes (0: none).
@@ -33,8 +34,9 @@ struct WorkerSetup {
     var output: PluginOutput
 
     func encode(into writer: inout WireWriter) {
-        writer.u32(UInt32(records.count))
-        for record in records { record.encode(into: &writer) }
+        var encoder = PluginCatalogEncoder()
+        for index in plugins.plugins.indices { encoder.append(plugins, plugin: index) }
+        encoder.encode(into: &writer)
         writer.optionalString(me)
         writer.string(dispatch)
         writer.u64(UInt64(clamping: memoryLimit))
@@ -47,8 +49,7 @@ struct WorkerSetup {
     }
 
     static func decode(_ reader: inout WireReader) throws -> WorkerSetup {
-        var records: [PluginRecord] = []
-        for _ in 0..<(try reader.count(limit: 1 << 20)) { records.append(try PluginRecord.decode(&reader)) }
+        let plugins = try PluginCatalog.decode(&reader)
         let me = try reader.optionalString()
         let dispatch = try reader.string()
         let memoryLimit = Int(clamping: try reader.u64())
@@ -60,7 +61,7 @@ struct WorkerSetup {
         guard let images = ImageMode(rawValue: try reader.string()) else { throw WireReader.WireError() }
         output.images = images
         output.imageRows = Int(clamping: try reader.u64())
-        return WorkerSetup(records: records, me: me, dispatch: dispatch, memoryLimit: memoryLimit,
+        return WorkerSetup(plugins: plugins, me: me, dispatch: dispatch, memoryLimit: memoryLimit,
                            maximumRows: maximumRows, maximumBytes: maximumBytes, output: output)
     }
 }

@@ -38,3 +38,39 @@ public struct FileIdentity: Sendable, Codable, Equatable {
         modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
     }
 }
+
+extension FileIdentity {
+    /// The identity without the path: what the plugin cache keeps beside
+    /// each record (whose file is the path).
+    var stamp: FileStamp {
+        FileStamp(device: device, inode: inode, size: size, modifiedSeconds: modifiedSeconds,
+                  modifiedNanoseconds: modifiedNanoseconds)
+    }
+
+    init(path: String, stamp: FileStamp) {
+        self.init(path: path, device: stamp.device, inode: stamp.inode, size: stamp.size,
+                  modifiedSeconds: stamp.modifiedSeconds, modifiedNanoseconds: stamp.modifiedNanoseconds)
+    }
+}
+
+/// A file's device, inode, size and modification time (`FileIdentity` without its path).
+struct FileStamp: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+
+    func encode(into writer: inout WireWriter) {
+        writer.u64(device)
+        writer.u64(inode)
+        writer.u64(UInt64(bitPattern: size))
+        writer.u64(UInt64(bitPattern: modifiedSeconds))
+        writer.u64(UInt64(bitPattern: modifiedNanoseconds))
+    }
+
+    static func decode(_ reader: inout WireReader) throws -> FileStamp {
+        FileStamp(device: try reader.u64(), inode: try reader.u64(), size: Int64(bitPattern: try reader.u64()),
+                  modifiedSeconds: Int64(bitPattern: try reader.u64()), modifiedNanoseconds: Int64(bitPattern: try reader.u64()))
+    }
+}

@@ -2,21 +2,25 @@ import CellHostABI
 import Glibc
 
 /// The plugin registry cache, like GStreamer's registry: what scanning each
-/// plugin file found (its `PluginRecord`, failures included), keyed by the
-/// file's identity (path, device, inode, size, modification time) and the
-/// host's ABI version. A warm `list-plugins` answers from it without opening
-/// any plugin; a changed file is scanned again; a failed plugin is not
-/// retried until its file changes.
+/// plugin file found (its record, failures included), with the file's
+/// identity (path, device, inode, size, modification time), for the host's
+/// ABI version. A warm `list-plugins` answers from it without opening any
+/// plugin; a changed file is scanned again; a failed plugin is not retried
+/// until its file changes.
 ///
 /// The file is binary: a magic number, the format number, the ABI version,
-/// the entries (`PluginRecordCoding`) and a 64-bit FNV-1a checksum of all
-/// that. A file that cannot be read as a cache (corrupt, truncated,
-/// something else) is replaced, with one warning.
-/// Writes go to a temporary file that is then renamed over the cache, so a
-/// concurrent reader sees the old cache or the new one, never a mix.
+/// the records as a `PluginCatalog` (every string once, in a name table),
+/// each record's file identity, and a checksum (`ByteHash`) of all that.
+/// Reading it makes no string: a render with a thousand plugins installed
+/// reads their records as integers and makes strings only for the classes
+/// it links. A file that cannot be read as a cache (corrupt, truncated,
+/// something else) is replaced, with one warning; one of another format or
+/// ABI, silently. Writes go to a temporary file that is then renamed over
+/// the cache, so a concurrent reader sees the old cache or the new one,
+/// never a mix.
 public struct PluginCache {
     /// The format this host reads and writes.
-    public static let format = 2
+    public static let format = 3
 
     public let path: String
 
@@ -31,79 +35,108 @@ public struct PluginCache {
         return home + "/.cache/cellhost/plugins.cache"
     }
 
+    /// What a cache file holds: records, and the identity of each one's
+    /// file when it was scanned.
+    struct Contents {
+        let catalog: PluginCatalog
+        /// By catalog plugin index.
+        let stamps: [FileStamp]
+        /// The plugin of each file, by the file's name in the catalog (-1: none).
+        private let pluginOfName: [Int32]
+
+        init(catalog: PluginCatalog, stamps: [FileStamp]) {
+            self.catalog = catalog
+            self.stamps = stamps
+            var pluginOfName = [Int32](repeating: -1, count: catalog.names.count)
+            for (index, plugin) in catalog.plugins.enumerated() { pluginOfName[plugin.file.index] = Int32(index) }
+            self.pluginOfName = pluginOfName
+        }
+
+        /// The plugin recorded for `file` when the file is as it was then.
+        func plugin(for file: String, identity: FileIdentity) -> Int? {
+            guard let plugin = plugin(for: file), stamps[plugin] == identity.stamp else { return nil }
+            return plugin
+        }
+
+        /// The plugin recorded for `file`.
+        func plugin(for file: String) -> Int? {
+            guard let name = catalog.names.find(file), name.index < pluginOfName.count,
+                  pluginOfName[name.index] >= 0 else { return nil }
+            return Int(pluginOfName[name.index])
+        }
+    }
+
+    /// One record to write: plugin `plugin` of a catalog, and its file's identity.
     struct Entry {
+        var plugin: Int
         var identity: FileIdentity
-        var record: PluginRecord
     }
 
     static let magic: [UInt8] = Array("CELLHOST-PLUGINS".utf8)
 
-    /// 64-bit FNV-1a.
-    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
-
     static var abi: String { "\(CELLHOST_ABI_MAJOR).\(CELLHOST_ABI_MINOR)" }
 
-    /// The cached entries by path. A missing cache, or one written for
-    /// another format or ABI, is empty; an unreadable one is empty with a
-    /// warning.
-    func load() -> (entries: [String: Entry], warning: String?) {
+    /// What the cache holds. A missing cache, or one written for another
+    /// format or ABI, holds nothing; an unreadable one nothing, with a warning.
+    func load() -> (contents: Contents?, warning: String?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return ([:], nil) }
+        guard fd >= 0 else { return (nil, nil) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            return ([:], "\(path): the plugin cache is not a regular file; scanning plugins without it")
+            return (nil, "\(path): the plugin cache is not a regular file; scanning plugins without it")
         }
-        guard info.st_size <= 64 << 20 else { return ([:], "\(path): the plugin cache is over 64 MiB; rebuilding it") }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        guard info.st_size <= 64 << 20 else { return (nil, "\(path): the plugin cache is over 64 MiB; rebuilding it") }
+        let size = Int(info.st_size)
         var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            filled += count
-        }
-        guard filled == bytes.count else { return ([:], "\(path): the plugin cache could not be read; rebuilding it") }
-        guard bytes.count >= Self.magic.count + 8, bytes.starts(with: Self.magic) else {
-            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
-        }
-        var trailer = WireReader(bytes, offset: bytes.count - 8)
-        guard let stored = try? trailer.u64(), stored == Self.checksum(bytes[..<(bytes.count - 8)]) else {
-            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
-        }
-        var reader = WireReader(Array(bytes[..<(bytes.count - 8)]), offset: Self.magic.count)
-        do {
-            guard Int(try reader.u32()) == Self.format, try reader.string() == Self.abi else { return ([:], nil) }
-            var entries: [String: Entry] = [:]
-            for _ in 0..<(try reader.count(limit: 1 << 20)) {
-                let identity = try FileIdentity.decode(&reader)
-                entries[identity.path] = Entry(identity: identity, record: try PluginRecord.decode(&reader))
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while filled < size {
+                let count = Glibc.read(fd, buffer.baseAddress! + filled, size - filled)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                filled += count
             }
-            return (entries, nil)
+            initialized = filled
+        }
+        guard filled == size else { return (nil, "\(path): the plugin cache could not be read; rebuilding it") }
+        let corrupt = "\(path): the plugin cache is corrupt; rebuilding it"
+        guard bytes.count >= Self.magic.count + 4 + 8, bytes.starts(with: Self.magic) else { return (nil, corrupt) }
+        var reader = WireReader(bytes, offset: Self.magic.count)
+        // Another format may be checked another way: it is replaced, silently.
+        guard let format = try? reader.u32(), Int(format) == Self.format else { return (nil, nil) }
+        var trailer = WireReader(bytes, offset: bytes.count - 8)
+        guard let stored = try? trailer.u64(), stored == ByteHash.hash(bytes[..<(bytes.count - 8)]) else {
+            return (nil, corrupt)
+        }
+        do {
+            guard try reader.string() == Self.abi else { return (nil, nil) }
+            let catalog = try PluginCatalog.decode(&reader)
+            var stamps: [FileStamp] = []
+            stamps.reserveCapacity(catalog.plugins.count)
+            for _ in catalog.plugins { stamps.append(try FileStamp.decode(&reader)) }
+            guard reader.offset == bytes.count - 8 else { return (nil, corrupt) }
+            return (Contents(catalog: catalog, stamps: stamps), nil)
         } catch {
-            return ([:], "\(path): the plugin cache is corrupt; rebuilding it")
+            return (nil, corrupt)
         }
     }
 
-    /// Writes `entries` atomically. Returns why it could not, if it could not.
-    func store(_ entries: [Entry]) -> String? {
+    /// Writes `entries` of `catalog` atomically, in the order of their
+    /// paths. Returns why it could not, if it could not.
+    func store(_ entries: [Entry], of catalog: PluginCatalog) -> String? {
         guard let slash = path.lastIndex(of: "/") else { return "\(path): not an absolute path" }
         let directory = String(path[..<slash])
         if let problem = Self.makeDirectories(directory) { return "cannot write the plugin cache: \(problem)" }
+        let sorted = entries.sorted { $0.identity.path < $1.identity.path }
+        var encoder = PluginCatalogEncoder()
+        for entry in sorted { encoder.append(catalog, plugin: entry.plugin) }
         var writer = WireWriter()
         writer.bytes = Self.magic
         writer.u32(UInt32(Self.format))
         writer.string(Self.abi)
-        writer.u32(UInt32(entries.count))
-        for entry in entries.sorted(by: { $0.identity.path < $1.identity.path }) {
-            entry.identity.encode(into: &writer)
-            entry.record.encode(into: &writer)
-        }
-        writer.u64(Self.checksum(writer.bytes[...]))
+        encoder.encode(into: &writer)
+        for entry in sorted { entry.identity.stamp.encode(into: &writer) }
+        writer.u64(ByteHash.hash(writer.bytes[...]))
         let data = writer.bytes
         let temporary = "\(path).\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

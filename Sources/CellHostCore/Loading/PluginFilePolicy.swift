@@ -11,33 +11,33 @@ public enum PluginFilePolicy {
     /// Why `file` in `directory` is refused, or nil when it is acceptable.
     /// A file that cannot be stat'ed is left to the loader to report.
     public static func problem(file: String, directory: String) -> String? {
-        if let problem = problem(directory: directory) { return problem }
+        let user = geteuid()
+        if let problem = problem(directory: directory, user: user) { return problem }
         var info = stat()
         guard stat(file, &info) == 0 else { return nil }
-        return problem(file: file, info: info)
+        return problem(file: file, owner: info.st_uid, mode: info.st_mode, user: user)
     }
 
-    /// Why plugins in `directory` are refused, or nil. The loader asks once
-    /// per directory, not once per file.
-    static func problem(directory: String) -> String? {
+    /// Why plugins in `directory` are refused to `user` (the effective user
+    /// id), or nil. The loader asks once per directory, not once per file.
+    static func problem(directory: String, user: uid_t) -> String? {
         var info = stat()
         guard stat(directory, &info) == 0 else { return nil }
-        return problem(path: directory, shown: "its directory \(directory)", info: info)
+        return problem(path: directory, shown: "its directory \(directory)", owner: info.st_uid, mode: info.st_mode, user: user)
     }
 
-    /// Why `file`, whose `stat` is `info`, is refused, or nil (its directory
-    /// is checked separately).
-    static func problem(file: String, info: stat) -> String? {
-        problem(path: file, shown: "the file", info: info)
+    /// Why `file`, owned by `owner` with `mode` (what `stat` says), is
+    /// refused to `user`, or nil (its directory is checked separately).
+    static func problem(file: String, owner: uid_t, mode: mode_t, user: uid_t) -> String? {
+        problem(path: file, shown: "the file", owner: owner, mode: mode, user: user)
     }
 
-    private static func problem(path: String, shown: String, info: stat) -> String? {
-        let user = geteuid()
-        if info.st_uid != 0 && info.st_uid != user {
-            return "refused: \(shown) is owned by uid \(info.st_uid), not by root or you (uid \(user)); "
+    private static func problem(path: String, shown: String, owner: uid_t, mode: mode_t, user: uid_t) -> String? {
+        if owner != 0 && owner != user {
+            return "refused: \(shown) is owned by uid \(owner), not by root or you (uid \(user)); "
                 + "fix with `chown \(user) '\(path)'`, or pass --allow-insecure-plugins"
         }
-        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+        if mode & (S_IWGRP | S_IWOTH) != 0 {
             return "refused: \(shown) is writable by group or others; fix with `chmod go-w '\(path)'`, "
                 + "or pass --allow-insecure-plugins"
         }

@@ -155,7 +155,9 @@ final class PluginLibrary {
 
 /// A plugin whose classes are linked into a runtime but whose library may not
 /// be open yet: it is opened (`PluginLibrary.open`) the first time one of
-/// its classes is used, and its classes get their IMPs then.
+/// its classes is used, and its classes get their IMPs then
+/// (`Runtime.bindChain`). `state` and `linkedClasses` are guarded by the
+/// runtime's `linking` lock.
 final class LazyPlugin {
     enum State {
         case pending
@@ -168,7 +170,7 @@ final class LazyPlugin {
     /// The file as it was described; a file changed since is not opened.
     let identity: FileIdentity?
     let context: PluginHostContext
-    private(set) var state: State
+    var state: State
     /// The runtime classes waiting for this library's IMPs.
     var linkedClasses: [RuntimeClass] = []
 
@@ -190,29 +192,16 @@ final class LazyPlugin {
         state = .opened(library)
     }
 
-    /// Opens the library if it is not open yet; returns it, or nil (then
-    /// `failure` says why).
-    func open(runtime: Runtime) -> PluginLibrary? {
-        switch state {
-        case .opened(let library): return library
-        case .failed: return nil
-        case .pending:
-            if let identity, FileIdentity(path: file) != identity {
-                state = .failed("the file changed since it was scanned; run `cellhost list-plugins --rescan`")
-                return nil
-            }
-            var record = PluginRecord(file: file, state: .loaded)
-            if let library = PluginLibrary.open(file, record: &record, runtime: runtime, context: context) {
-                state = .opened(library)
-                return library
-            }
-            state = .failed(record.failure ?? "could not be opened")
-            return nil
+    /// Opens the library (unless its file changed since it was described)
+    /// and returns the state it is in then; `state` is left to the caller.
+    func openLibrary(runtime: Runtime) -> State {
+        if let identity, FileIdentity(path: file) != identity {
+            return .failed("the file changed since it was scanned; run `cellhost list-plugins --rescan`")
         }
-    }
-
-    var failure: String? {
-        if case .failed(let reason) = state { return reason }
-        return nil
+        var record = PluginRecord(file: file, state: .loaded)
+        if let library = PluginLibrary.open(file, record: &record, runtime: runtime, context: context) {
+            return .opened(library)
+        }
+        return .failed(record.failure ?? "could not be opened")
     }
 }

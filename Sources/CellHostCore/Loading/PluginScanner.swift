@@ -158,13 +158,15 @@ public struct PluginScanner {
 
     // MARK: Records on the report line
 
-    /// A record as the `R` line carries it: the plugin cache's binary form
-    /// (`PluginRecordCoding`) in hexadecimal. JSON cost 200k instructions
-    /// per plugin to encode in the child and as much to decode here, more
-    /// than opening the plugin.
+    /// A record as the `R` line carries it: a one-record catalog, the plugin
+    /// cache's binary form (`PluginCatalogCoding`), in hexadecimal. JSON
+    /// cost 200k instructions per plugin to encode in the child and as much
+    /// to decode here, more than opening the plugin.
     static func encodeRecord(_ record: PluginRecord) -> String {
+        var encoder = PluginCatalogEncoder()
+        encoder.append(record)
         var writer = WireWriter()
-        record.encode(into: &writer)
+        encoder.encode(into: &writer)
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(writer.bytes.count * 2)
@@ -198,7 +200,9 @@ public struct PluginScanner {
             }
         }
         var reader = WireReader(bytes)
-        guard let record = try? PluginRecord.decode(&reader), reader.offset == bytes.count else { return nil }
-        return record
+        guard let catalog = try? PluginCatalog.decode(&reader), catalog.plugins.count == 1, reader.offset == bytes.count else {
+            return nil
+        }
+        return catalog.record(0)
     }
 }

@@ -120,21 +120,80 @@ public struct PluginSearchPath: Sendable, Equatable {
         return directory == "/" ? "/" + path : directory + "/" + path
     }
 
+    /// A candidate plugin file: its path, and what `stat` says of it
+    /// (symbolic links followed; nil when it cannot be stat'ed).
+    struct Candidate {
+        struct Status {
+            let identity: FileIdentity
+            let owner: uid_t
+            let mode: mode_t
+        }
+
+        let path: String
+        let status: Status?
+    }
+
     /// The candidate files of one directory: names ending in `.so`, sorted
-    /// bytewise. A missing directory has none.
-    static func candidates(in directory: String) -> [String] {
+    /// bytewise, each stat'ed once (by name, relative to the open
+    /// directory). A missing directory has none. Names are gathered and
+    /// sorted as bytes, each path made a `String` once: with 1000 plugins,
+    /// a `String` per name and its comparisons were 5 M instructions.
+    static func candidates(in directory: String) -> [Candidate] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
-        var names: [String] = []
+        var prefix = Array(directory.utf8)
+        if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
+        var names: [UInt8] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        // Each name's first 16 bytes as two big-endian words (zero-padded,
+        // so a shorter name sorts first): most comparisons end there.
+        var highs: [UInt64] = []
+        var lows: [UInt64] = []
         while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                let length = strnlen(raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count)
+                let name = UnsafeRawBufferPointer(rebasing: raw[..<length])
+                guard length > 3, name[length - 3] == UInt8(ascii: "."), name[length - 2] == UInt8(ascii: "s"),
+                      name[length - 1] == UInt8(ascii: "o") else { return }
+                var high: UInt64 = 0, low: UInt64 = 0
+                for index in 0..<min(length, 16) {
+                    if index < 8 {
+                        high |= UInt64(name[index]) << (56 - 8 * index)
+                    } else {
+                        low |= UInt64(name[index]) << (120 - 8 * index)
+                    }
+                }
+                starts.append(names.count)
+                lengths.append(length)
+                highs.append(high)
+                lows.append(low)
+                names.append(contentsOf: name)
+                names.append(0)
             }
-            if name.hasSuffix(".so"), name != ".so" { names.append(name) }
         }
-        // Compared as bytes, each name's bytes taken once (not per comparison).
-        let keyed = names.map { (bytes: Array($0.utf8), name: $0) }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return keyed.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map { prefix + $0.name }
+        let fd = dirfd(handle)
+        return names.withUnsafeBytes { bytes in
+            var order = Array(starts.indices)
+            order.sort { first, second in
+                if highs[first] != highs[second] { return highs[first] < highs[second] }
+                if lows[first] != lows[second] { return lows[first] < lows[second] }
+                let common = min(lengths[first], lengths[second])
+                let compared = common <= 16 ? 0 : memcmp(bytes.baseAddress! + starts[first] + 16,
+                                                         bytes.baseAddress! + starts[second] + 16, common - 16)
+                return compared != 0 ? compared < 0 : lengths[first] < lengths[second]
+            }
+            var path = prefix
+            return order.map { index in
+                path.removeSubrange(prefix.count...)
+                path.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[starts[index]..<(starts[index] + lengths[index])]))
+                var info = stat()
+                let name = (bytes.baseAddress! + starts[index]).assumingMemoryBound(to: CChar.self)
+                let file = String(decoding: path, as: UTF8.self)
+                guard fstatat(fd, name, &info, 0) == 0 else { return Candidate(path: file, status: nil) }
+                return Candidate(path: file, status: .init(identity: FileIdentity(path: file, info: info), owner: info.st_uid,
+                                                           mode: info.st_mode))
+            }
+        }
     }
 }

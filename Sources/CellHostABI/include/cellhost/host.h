@@ -154,8 +154,8 @@ struct cellhost_host {
      * encoding, NULL IMP) or the descriptor lacks the flag, the reason logged
      * at CELLHOST_LOG_ERROR; CELLHOST_E_INVALID_ARGUMENT for NULL;
      * CELLHOST_E_TOO_LATE outside `init`. A class accepted here may still be
-     * refused when classes are linked (say, its superclass does not exist):
-     * `cellhost list-plugins` shows those.
+     * refused when the loaded classes are checked together (say, its
+     * superclass does not exist): `cellhost list-plugins` shows those.
      */
     cellhost_status_code (*register_class)(const cellhost_host *host, const cellhost_class *cls);
     /**
