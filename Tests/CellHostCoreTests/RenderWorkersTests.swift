@@ -55,8 +55,9 @@ final class RenderWorkersTests: XCTestCase {
         try checkSameBytesAsSerial(threads: 4)
     }
 
-    /// With one worker the caller's thread wraps (to even out the work):
-    /// still the same bytes.
+    /// With one worker (the default on two cores) the wrapping moves between
+    /// the worker and the caller's thread as either gets ahead: still the
+    /// same bytes.
     func test_oneThread_writesTheSameBytesAsTheSerialSession_andCallsOtherClassesFromTheCallersThread() throws {
         try checkSameBytesAsSerial(threads: 1)
     }
@@ -131,20 +132,22 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(output.bytes.filter { $0 == 0x0A }.count, 60 * 1000, "every message is written (1000 rows each)")
     }
 
-    func test_defaultThreads_isOneLessThanTheCores_betweenOneAndTheMaximum() {
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 1)
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 1)
+    func test_defaultThreads_isOneLessThanTheCores_upToTheMaximum_andNoneOnOneCore() {
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 0)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 0, "one core: the two-thread split")
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 2), 1)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 8), 7)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 64), RenderPipeline.maximumThreads)
     }
 
-    func test_threadCount_readsCELLHOST_THREADS_fromZeroUp_elseIsAtLeastOne() {
+    func test_threadCount_readsCELLHOST_THREADS_fromZeroUp_elseTakesTheDefault() {
+        let byDefault = RenderPipeline.threadCount(environment: [:])
+        XCTAssertEqual(byDefault, RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": ""]))
+        XCTAssertTrue((0...RenderPipeline.maximumThreads).contains(byDefault))
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "3"]), 3)
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "0"]), 0, "0: the two-thread split")
-        XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "-1"]), 1)
+        XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "-1"]), byDefault)
+        XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "zero"]), byDefault)
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "999"]), RenderPipeline.maximumThreads)
-        XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "zero"]), 1)
-        XCTAssertGreaterThanOrEqual(RenderPipeline.threadCount(environment: [:]), 1)
     }
 }
