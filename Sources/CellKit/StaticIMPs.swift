@@ -42,21 +42,24 @@ enum StaticIMPs {
         Runtime.lock.locked {
             switch binding.signature {
             case .resultWithBuilder:
-                guard resultsClaimed < slotCount else { return nil }
-                let slot = resultsClaimed
-                resultsClaimed += 1
-                resultBindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
-                return unsafeBitCast(resultIMPs[slot], to: cellhost_imp.self)
+                return take(&resultsClaimed, resultBindings, binding).map { unsafeBitCast(resultIMPs[$0], to: cellhost_imp.self) }
             case .boolean:
-                guard booleansClaimed < slotCount else { return nil }
-                let slot = booleansClaimed
-                booleansClaimed += 1
-                booleanBindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
-                return unsafeBitCast(booleanIMPs[slot], to: cellhost_imp.self)
+                return take(&booleansClaimed, booleanBindings, binding).map { unsafeBitCast(booleanIMPs[$0], to: cellhost_imp.self) }
             case .conversation:
                 return nil // twice a conversation: a closure costs nothing there
             }
         }
+    }
+
+    /// The next free slot of a signature, now holding `binding` (retained);
+    /// nil when all are taken. Under `Runtime.lock`.
+    private static func take(_ claimed: inout Int, _ bindings: UnsafeMutablePointer<UnsafeRawPointer?>,
+                             _ binding: MethodBinding) -> Int? {
+        guard claimed < slotCount else { return nil }
+        let slot = claimed
+        claimed += 1
+        bindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
+        return slot
     }
 
     /// True when `imp` is one of the plain C function IMPs.
