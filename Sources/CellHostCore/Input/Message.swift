@@ -56,6 +56,7 @@ public final class Message {
         var fields = Fields()
         document.forEachMember(root) { key, value in fields.take(document, key, value) }
         textNode = fields.text
+        reactionsNode = fields.reactions
         if let node = fields.type, let value = document.string(node, reusing: type), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
@@ -112,7 +113,7 @@ public final class Message {
     /// The nodes of the top-level fields the host reads.
     private struct Fields {
         var type: Int?, id: Int?, sender: Int?, time: Int?, status: Int?
-        var direction: Int?, edited: Int?, replyTo: Int?, text: Int?
+        var direction: Int?, edited: Int?, replyTo: Int?, text: Int?, reactions: Int?
 
         mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int) {
             func set(_ slot: inout Int?, _ name: StaticString) {
@@ -134,12 +135,15 @@ public final class Message {
                 set(&status, "status")
                 set(&edited, "edited")
             case 8: set(&replyTo, "reply_to")
-            case 9: set(&direction, "direction")
+            case 9:
+                set(&direction, "direction")
+                set(&reactions, "reactions")
             default: break
             }
         }
 
-        static let names: [StaticString] = ["id", "type", "time", "text", "sender", "status", "edited", "reply_to", "direction"]
+        static let names: [StaticString] = ["id", "type", "time", "text", "sender", "status", "edited", "reply_to", "direction",
+                                            "reactions"]
 
         private mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int, named name: StaticString) {
             guard document.keyEquals(key, name) else { return }
@@ -152,6 +156,7 @@ public final class Message {
             case "status": if status == nil { status = value }
             case "edited": if edited == nil { edited = value }
             case "reply_to": if replyTo == nil { replyTo = value }
+            case "reactions": if reactions == nil { reactions = value }
             default: if direction == nil { direction = value }
             }
         }
@@ -176,6 +181,7 @@ public final class Message {
         if document.bytes.capacity > Message.keptBytes || document.nodes.capacity > Message.keptBytes / 16 {
             document = JSONDocument()
             textNode = nil
+            reactionsNode = nil
         }
     }
 
@@ -183,6 +189,10 @@ public final class Message {
 
     /// The node of `text`, found while loading.
     private var textNode: Int?
+
+    /// The node of `reactions` (the first, as with `member`), found while
+    /// loading: the chrome looks for it on every message.
+    private(set) var reactionsNode: Int?
 
     /// The message body, decoded, or nil.
     public var text: String? { textNode.flatMap { document.string($0) } }

@@ -169,38 +169,53 @@ final class Chrome {
             for index in range { total += Int(canvas.pieces[index].width) }
             return total
         }
-        var bubbleContent = 0
-        if let quoteLine { bubbleContent = max(bubbleContent, width(quoteLine)) }
-        if let footer { bubbleContent = max(bubbleContent, width(footer)) }
+        let quoteWidth = quoteLine.map(width) ?? 0
+        let footerWidth = footer.map(width) ?? 0
+        var bubbleContent = max(quoteWidth, footerWidth)
         for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
         // messages of one group stay distinguishable.
         let firstGutter = constant("┃", style: .gutter, canvas)
         let otherGutter = constant("│", style: .gutter, canvas)
-        var lineIndex = 0
-        func bubbleLine(_ range: Range<Int>) {
-            let gutter = lineIndex == 0 ? firstGutter : otherGutter
-            lineIndex += 1
-            let lineStart = canvas.pieces.count
+        // The bubble's lines are built in local arrays (moved out of the
+        // canvas and back), so each append needs no uniqueness check
+        // through the class; each line's width is summed as it is built.
+        var pieces = canvas.pieces
+        var lines = canvas.outputLines
+        canvas.pieces = []
+        canvas.outputLines = []
+        let lineCount = canvas.contentLines.count + (quoteLine == nil ? 0 : 1) + (footer == nil ? 0 : 1)
+        pieces.reserveCapacity(pieces.count + (pieces.count - Int(canvas.contentLines.first?.firstPiece ?? 0)) + 4 * lineCount)
+        lines.reserveCapacity(lines.count + lineCount)
+        let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
+        var isFirst = true
+        func bubbleLine(_ range: Range<Int>, width lineWidth: Int) {
+            let gutter = isFirst ? firstGutter : otherGutter
+            isFirst = false
+            let lineStart = pieces.count
+            var total: Int32
             if outgoing {
-                let lineWidth = width(range)
-                canvas.pieces.append(.padding(max(0, self.width - 2 - bubbleContent)))
-                for index in range { canvas.pieces.append(canvas.pieces[index]) }
-                canvas.pieces.append(.padding(bubbleContent - lineWidth + 1))
-                canvas.pieces.append(gutter)
+                let rightPadding = Piece.padding(bubbleContent - lineWidth + 1)
+                pieces.append(leftPadding)
+                for index in range { pieces.append(pieces[index]) }
+                pieces.append(rightPadding)
+                pieces.append(gutter)
+                total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
             } else {
-                canvas.pieces.append(gutter)
-                canvas.pieces.append(.padding(1))
-                for index in range { canvas.pieces.append(canvas.pieces[index]) }
+                pieces.append(gutter)
+                pieces.append(.padding(1))
+                for index in range { pieces.append(pieces[index]) }
+                total = gutter.width + 1 + Int32(lineWidth)
             }
-            endLine(from: lineStart, canvas)
+            lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(pieces.count), width: total))
         }
-        if let quoteLine { bubbleLine(quoteLine) }
-        for index in canvas.contentLines.indices {
-            let line = canvas.contentLines[index]
-            bubbleLine(Int(line.firstPiece)..<Int(line.endPiece))
+        if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
+        for line in canvas.contentLines {
+            bubbleLine(Int(line.firstPiece)..<Int(line.endPiece), width: Int(line.width))
         }
-        if let footer { bubbleLine(footer) }
+        if let footer { bubbleLine(footer, width: footerWidth) }
+        canvas.pieces = pieces
+        canvas.outputLines = lines
     }
 
     /// A `system` message: its content centred and muted, with no sender,
@@ -257,7 +272,7 @@ final class Chrome {
             canvas.pieces.append(piece)
             total += separator + Int(piece.width)
         }
-        if message.document.member(JSONDocument.root, "reactions") != nil {
+        if message.reactionsNode != nil {
             let reactions = Chrome.reactions(message)
             if !reactions.isEmpty { add(reactions, []) }
         }
@@ -440,7 +455,7 @@ final class Chrome {
     /// count when above 1, two spaces apart; "" when there are none.
     static func reactions(_ message: Message) -> String {
         let document = message.document
-        guard let list = document.member(JSONDocument.root, "reactions"), document.kind(list) == .array else { return "" }
+        guard let list = message.reactionsNode, document.kind(list) == .array else { return "" }
         var text: [UInt8] = []
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,

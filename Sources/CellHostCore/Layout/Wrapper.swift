@@ -85,19 +85,26 @@ struct Wrapper {
     @inline(__always)
     static func forEachASCIIRun(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Cluster) -> Void) {
         var index = range.lowerBound
-        let end = range.upperBound
-        while index < end {
-            let start = index
-            let isSpace = bytes[index] == 0x20
-            index += 1
-            if isSpace {
-                while index < end, bytes[index] == 0x20 { index += 1 }
-            } else {
-                index = nextSpace(bytes, from: index, end: end)
-            }
-            body(Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
-                         isSpace: isSpace, isWide: false, isRun: true))
+        while index < range.upperBound {
+            let run = asciiRun(bytes, from: index, end: range.upperBound)
+            body(run)
+            index = Int(run.end)
         }
+    }
+
+    /// The run of spaces, or of other characters, that starts at `index`
+    /// (< `end`) in all-ASCII text, as one cluster.
+    @inline(__always)
+    static func asciiRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Cluster {
+        var index = start + 1
+        let isSpace = bytes[start] == 0x20
+        if isSpace {
+            while index < end, bytes[index] == 0x20 { index += 1 }
+        } else {
+            index = nextSpace(bytes, from: index, end: end)
+        }
+        return Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
+                       isSpace: isSpace, isWide: false, isRun: true)
     }
 
     /// The first space in `bytes[index..<end]`, or `end`: eight bytes at a
@@ -250,9 +257,58 @@ struct Wrapper {
 
         /// Adds all-ASCII text: what `add` does with the clusters
         /// `ClusterScanner` finds there, without scanning for clusters.
+        ///
+        /// A word that ends inside the item (a space follows it there) is
+        /// placed at once, as `flushWord` places a word of one segment,
+        /// instead of being collected first; a word that reaches the end of
+        /// the item may go on in the next one, so it is collected.
         mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style,
                                _ output: inout Output) {
-            Wrapper.forEachASCIIRun(bytes, range) { add($0, style, bytes, &output) }
+            var index = range.lowerBound
+            let end = range.upperBound
+            while index < end {
+                if word.isEmpty {
+                    var wordStart = index
+                    while wordStart < end, bytes[wordStart] == 0x20 { wordStart += 1 }
+                    if wordStart < end {
+                        let wordEnd = Wrapper.nextSpace(bytes, from: wordStart + 1, end: end)
+                        if wordEnd < end {
+                            if wordStart > index {
+                                State.collect(Cluster(start: Int32(index), end: Int32(wordStart), width: Int32(wordStart - index),
+                                                      isSpace: true, isWide: false, isRun: true), style, into: &spaces)
+                                spaceWidth += wordStart - index
+                            }
+                            place(Segment(start: Int32(wordStart), end: Int32(wordEnd), width: Int32(wordEnd - wordStart), style: style),
+                                  bytes, &output)
+                            index = wordEnd
+                            continue
+                        }
+                    }
+                }
+                let run = Wrapper.asciiRun(bytes, from: index, end: end)
+                add(run, style, bytes, &output)
+                index = Int(run.end)
+            }
+        }
+
+        /// What `flushWord` does for a word of the one segment `segment`,
+        /// with the spaces collected before it.
+        @inline(__always)
+        private mutating func place(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
+            let wordWidth = Int(segment.width)
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
+                if keepSpaces { for space in spaces.segments { emit(space.start, space.end, space.width, space.style, &output) } }
+            } else if lineWidth > 0 {
+                endLine(&output)
+            }
+            if lineWidth + wordWidth <= width {
+                emit(segment.start, segment.end, segment.width, segment.style, &output)
+            } else {
+                cut(segment, bytes, &output)
+            }
+            if !spaces.isEmpty { dropSpaces() }
+            paragraphStart = false
         }
 
         /// Forgets the spaces collected (they end a line).

@@ -168,7 +168,7 @@ final class HTMLEncoder {
     /// Reactions, the edited mark and (outgoing) the status.
     private func appendFooter(_ message: Message, to out: OutputBuffer) {
         var parts: [(String, String)] = []
-        if message.document.member(JSONDocument.root, "reactions") != nil {
+        if message.reactionsNode != nil {
             let reactions = Chrome.reactions(message)
             if !reactions.isEmpty { parts.append(("reactions", reactions)) }
         }
