@@ -5,33 +5,6 @@ import XCTest
 /// grows, across rotation and truncation. Each step waits for the line it
 /// expects on the process's stdout or stderr (with a deadline), never for time.
 final class FollowTests: EndToEndTestCase {
-    /// Reads lines from a pipe as they arrive.
-    private final class Lines {
-        let fd: Int32
-        private var pending = Data()
-        init(_ handle: FileHandle) { fd = handle.fileDescriptor }
-
-        /// The next line, or nil when none arrives within `seconds`.
-        func next(within seconds: Double = 20) -> String? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while true {
-                if let newline = pending.firstIndex(of: 0x0A) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    return line
-                }
-                let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { return nil }
-                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&entry, 1, Int32(left * 1000)) > 0 else { return nil }
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                let count = read(fd, &buffer, buffer.count)
-                guard count > 0 else { return nil }
-                pending.append(contentsOf: buffer[0..<count])
-            }
-        }
-    }
-
     private func message(_ id: String) -> String { #"{"id":"\#(id)","type":"text","text":"\#(id)"}"# + "\n" }
 
     private func append(_ text: String, to url: URL) throws {
@@ -60,7 +33,7 @@ final class FollowTests: EndToEndTestCase {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
-        let output = Lines(stdout.fileHandleForReading), errors = Lines(stderr.fileHandleForReading)
+        let output = PipeLines(stdout.fileHandleForReading), errors = PipeLines(stderr.fileHandleForReading)
 
         XCTAssertEqual(idAndLine(output.next()), "a4@4", "the last two lines, with their line numbers")
         XCTAssertEqual(idAndLine(output.next()), "a5@5")
@@ -94,12 +67,12 @@ final class FollowTests: EndToEndTestCase {
         try process.run()
         defer { if process.isRunning { process.terminate() }; process.waitUntilExit() }
         // Written only once the follower is at the end of the file.
-        let errors = Lines(stderr.fileHandleForReading)
+        let errors = PipeLines(stderr.fileHandleForReading)
         var ready = false
         while let line = errors.next() { if line == "cellhost: \(url.path): following from line 2" { ready = true; break } }
         XCTAssertTrue(ready)
         try append(message("new"), to: url)
-        XCTAssertEqual(idAndLine(Lines(stdout.fileHandleForReading).next()), "new@2")
+        XCTAssertEqual(idAndLine(PipeLines(stdout.fileHandleForReading).next()), "new@2")
     }
 
     func test_followTakesOneFileAndLinesNeedsFollow() throws {
