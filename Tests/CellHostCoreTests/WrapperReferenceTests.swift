@@ -99,4 +99,31 @@ final class WrapperReferenceTests: XCTestCase {
             }
         }
     }
+
+    /// The text of each wrapped line of `items` (text in a style each).
+    private static func wrappedLines(_ items: [(String, Style)], width: Int) -> [String] {
+        let canvas = CellCanvas()
+        for (text, style) in items { canvas.append(text, style: style) }
+        Wrapper(width: width).wrap(canvas)
+        return canvas.contentLines.map { line in
+            var text: [UInt8] = []
+            for piece in canvas.pieces[Int(line.firstPiece)..<Int(line.endPiece)] where piece.start >= 0 {
+                text += canvas.bytes[Int(piece.start)..<Int(piece.end)]
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
+    func test_aWordThatGoesOnInTheNextItem_movesToTheNextLineWhole() {
+        // "bb" ends its item but the word goes on as "cc" in the next one:
+        // "bbcc" does not fit after "aaa", so all of it starts the next line.
+        let lines = Self.wrappedLines([("aaa bb", []), ("cc dd", .strong)], width: 7)
+        XCTAssertEqual(lines, ["aaa", "bbcc dd"])
+    }
+
+    func test_wordsThatEndInsideTheirItem_wrapAsWordsCollectedOneByOne() {
+        // Spaces run over an item boundary; a word ends where a space follows it.
+        let lines = Self.wrappedLines([("one two  ", []), ("  three four", .emphasis), (" five", [])], width: 9)
+        XCTAssertEqual(lines, ["one two", "three", "four five"])
+    }
 }
