@@ -188,9 +188,14 @@ final class WrapperASCIIPathTests: XCTestCase {
         for _ in 0..<2000 {
             let text: [UInt8] = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
             text.withUnsafeBufferPointer { bytes in
-                XCTAssertTrue(Wrapper.isASCII(bytes, 0..<bytes.count))
+                XCTAssertEqual(Wrapper.firstNonASCII(bytes, from: 0, end: bytes.count), bytes.count)
                 var fast: [[Int32]] = []
-                Wrapper.forEachASCIIRun(bytes, 0..<bytes.count) { fast.append([$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0]) }
+                var index = 0
+                while index < bytes.count {
+                    let run = Wrapper.asciiRun(bytes, from: index, end: bytes.count)
+                    fast.append([run.start, run.end, run.width, run.isSpace ? 1 : 0])
+                    index = Int(run.end)
+                }
                 for mode in WidthMode.allCases {
                     var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
                     var reference: [[Int32]] = []
@@ -204,12 +209,16 @@ final class WrapperASCIIPathTests: XCTestCase {
         }
     }
 
-    func test_isASCII_isFalse_forAnyByteFromOx80_atEveryPosition() {
+    func test_firstNonASCII_findsTheFirstByteFromOx80_atEveryPosition() {
         for length in 1...20 {
             for position in 0..<length {
                 var text = [UInt8](repeating: 0x61, count: length)
                 text[position] = 0xC3
-                text.withUnsafeBufferPointer { XCTAssertFalse(Wrapper.isASCII($0, 0..<$0.count), "\(length) \(position)") }
+                if position + 1 < length { text[position + 1] = 0xA9 }
+                text.withUnsafeBufferPointer {
+                    XCTAssertEqual(Wrapper.firstNonASCII($0, from: 0, end: $0.count), position, "\(length) \(position)")
+                    XCTAssertEqual(Wrapper.firstNonASCII($0, from: 0, end: position), position, "\(length) \(position)")
+                }
             }
         }
     }

@@ -9,9 +9,12 @@ import XCTest
 /// clusters.
 final class WrapperReferenceTests: XCTestCase {
     /// The pieces random text is made of: ASCII words and spaces, accented
-    /// Latin, combining marks, CJK, Hangul, emoji with and without joiners.
+    /// Latin, combining marks, CJK, Hangul, emoji with and without joiners,
+    /// a prepend mark.
     static let pieces = ["a", "word", "longerword", "x", " ", " ", " ", "  ", "é", "e\u{301}", "日本", "語",
-                         "좋은", "😀", "👩‍💻", "🇯🇵", "❤️", "Ω", "supercalifragilisticexpialidocious"]
+                         "좋은", "😀", "👩‍💻", "🇯🇵", "❤️", "Ω", "supercalifragilisticexpialidocious",
+                         // A prepend mark joins the ASCII after it; a mark after a space joins the space.
+                         "\u{0600}", " \u{301}", "\u{301}"]
 
     /// Lines of `text` wrapped to `width` columns by the plain greedy rule.
     static func referenceLines(_ text: String, width: Int, mode: WidthMode) -> [String] {

@@ -23,12 +23,7 @@ struct Wrapper {
             for item in canvas.items {
                 switch item {
                 case let .text(start, end, style):
-                    if Wrapper.isASCII(bytes, Int(start)..<Int(end)) {
-                        state.addASCII(bytes, Int(start)..<Int(end), style, &output)
-                        continue
-                    }
-                    var scanner = ClusterScanner(bytes, Int(start)..<Int(end), mode: mode)
-                    while let cluster = scanner.next() { state.add(cluster, style, bytes, &output) }
+                    state.addText(bytes, Int(start)..<Int(end), style, &output)
                 case .lineBreak:
                     state.flushWord(bytes, &output)
                     state.dropSpaces()
@@ -62,38 +57,25 @@ struct Wrapper {
         canvas.spaceSegments = state.spaces
     }
 
-    /// True when `bytes[range]` is all ASCII (sanitized text: printable),
-    /// checked eight bytes at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        guard let base = bytes.baseAddress, range.upperBound <= bytes.count, range.lowerBound >= 0 else { return false }
-        var index = range.lowerBound
-        var high: UInt64 = 0
-        while index + 8 <= range.upperBound {
-            high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            index += 8
-        }
-        while index < range.upperBound {
-            high |= UInt64(base[index])
-            index += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
-    }
-
-    /// Calls `body` with the clusters of all-ASCII `bytes[range]`: runs of
-    /// spaces and of other characters, one column a byte (what
-    /// `ClusterScanner` gives for such text; a test compares).
+    /// The first byte of `bytes[start..<end]` that is not ASCII, or `end`:
+    /// eight bytes at a time.
     @inline(__always)
-    static func forEachASCIIRun(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ body: (Cluster) -> Void) {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let run = asciiRun(bytes, from: index, end: range.upperBound)
-            body(run)
-            index = Int(run.end)
+    static func firstNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            while index + 8 <= end {
+                let high = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080
+                if high != 0 { return index + high.trailingZeroBitCount >> 3 }
+                index += 8
+            }
         }
+        while index < end, bytes[index] < 0x80 { index += 1 }
+        return index
     }
 
-    /// The run of spaces, or of other characters, that starts at `index`
-    /// (< `end`) in all-ASCII text, as one cluster.
+    /// The run of spaces, or of other characters, that starts at `start`
+    /// (< `end`) in all-ASCII text, as one cluster: what `ClusterScanner`
+    /// gives for such text (a test compares).
     @inline(__always)
     static func asciiRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Cluster {
         var index = start + 1
@@ -123,6 +105,17 @@ struct Wrapper {
             }
         }
         while index < end, bytes[index] != 0x20 { index += 1 }
+        return index
+    }
+
+    /// The end of the last word of all-ASCII `bytes[start...]` that a
+    /// space at or before `reach` follows, or `start` when there is none
+    /// (or it is only spaces).
+    @inline(__always)
+    static func lastWordEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, reach: Int) -> Int {
+        var index = reach
+        while index > start, bytes[index] != 0x20 { index -= 1 }
+        while index > start, bytes[index - 1] == 0x20 { index -= 1 }
         return index
     }
 
@@ -255,6 +248,36 @@ struct Wrapper {
             }
         }
 
+        /// Adds sanitized text: its ASCII stretches through `addASCII`, the
+        /// rest cluster by cluster. The last ASCII byte before a non-ASCII
+        /// one goes with the clusters (a mark after it joins it); ASCII
+        /// after a non-ASCII cluster starts a cluster of its own (a prepend
+        /// mark before it would have made the cluster go on).
+        mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style,
+                              _ output: inout Output) {
+            var index = range.lowerBound
+            let end = range.upperBound
+            while index < end {
+                let nonASCII = Wrapper.firstNonASCII(bytes, from: index, end: end)
+                guard nonASCII < end else {
+                    addASCII(bytes, index..<end, style, &output)
+                    return
+                }
+                let clustersStart = max(index, nonASCII - 1)
+                if clustersStart > index { addASCII(bytes, index..<clustersStart, style, &output) }
+                var scanner = ClusterScanner(bytes, clustersStart..<end, mode: mode)
+                index = end
+                while let cluster = scanner.next() {
+                    add(cluster, style, bytes, &output)
+                    let next = Int(cluster.end)
+                    if !cluster.isRun, next < end, bytes[next] < 0x80 {
+                        index = next
+                        break
+                    }
+                }
+            }
+        }
+
         /// Adds all-ASCII text: what `add` does with the clusters
         /// `ClusterScanner` finds there, without scanning for clusters.
         ///
@@ -267,6 +290,18 @@ struct Wrapper {
             var index = range.lowerBound
             let end = range.upperBound
             while index < end {
+                if word.isEmpty, spaces.isEmpty, lineWidth > 0 || bytes[index] != 0x20, lineWidth < width {
+                    // As many whole words (and the spaces between them) as
+                    // fit on the line, at once: they all fit, and the next
+                    // word would not (or is the item's last, maybe unfinished).
+                    let lineEnd = Wrapper.lastWordEnd(bytes, from: index, reach: min(index + width - lineWidth, end - 1))
+                    if lineEnd > index {
+                        emit(Int32(index), Int32(lineEnd), Int32(lineEnd - index), style, &output)
+                        paragraphStart = false
+                        index = lineEnd
+                        continue
+                    }
+                }
                 if word.isEmpty {
                     var wordStart = index
                     while wordStart < end, bytes[wordStart] == 0x20 { wordStart += 1 }
