@@ -26,6 +26,8 @@ public struct JSONDocument {
     var nodes: [Node] = []
     /// Lazily built element positions of arrays, for O(1) indexed look-ups.
     var arrayIndex = ArrayIndex()
+    /// Where `parse` writes the tape before it moves it into `nodes`.
+    private var tape = TapeBuffer()
 
     public init() {}
 
@@ -53,26 +55,59 @@ extension JSONDocument {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: input)
         nodes.removeAll(keepingCapacity: true)
-        // A copy of this document may still use the old index: never clear a shared one.
+        // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
-        try bytes.withUnsafeBufferPointer { buffer in
-            var parser = TapeParser(bytes: buffer)
+        if !isKnownUniquelyReferenced(&tape) { tape = TapeBuffer() }
+        let tape = self.tape
+        let count = try bytes.withUnsafeBufferPointer { buffer -> Int in
+            var parser = TapeParser(bytes: buffer, tape: tape)
             parser.skipWhitespace()
             guard parser.position < buffer.count else { throw JSONSyntaxError(offset: 0, reason: "empty value") }
-            try parser.parseValue(into: &nodes, depth: 0)
+            try parser.parseValue(depth: 0)
             parser.skipWhitespace()
             if parser.position < buffer.count {
                 throw JSONSyntaxError(offset: parser.position, reason: "unexpected data after the JSON value")
             }
+            return parser.count
         }
+        nodes.append(contentsOf: UnsafeBufferPointer(start: tape.base, count: count))
+        tape.shrink(to: Self.keptTapeNodes)
     }
+
+    /// Nodes the tape keeps room for between values (a larger value's
+    /// room is given back).
+    static let keptTapeNodes = 1 << 16
 }
 
+/// Parses one JSON value into a `TapeBuffer`: containers first (their
+/// member count and end filled in when they close), then their contents.
 private struct TapeParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    let tape: TapeBuffer
     var position = 0
+    /// Nodes written so far.
+    private(set) var count = 0
+    private var nodes: UnsafeMutablePointer<JSONDocument.Node>
+    private var capacity: Int
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, tape: TapeBuffer) {
+        self.bytes = bytes
+        self.tape = tape
+        nodes = tape.base
+        capacity = tape.capacity
+    }
+
+    @inline(__always)
+    mutating func append(_ kind: JSONDocument.Kind, escaped: Bool = false, start: Int, end: Int) {
+        if count == capacity {
+            tape.grow(keeping: count)
+            nodes = tape.base
+            capacity = tape.capacity
+        }
+        (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
+                                             end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
+        count += 1
+    }
 
     @inline(__always)
     mutating func skipWhitespace() {
@@ -87,23 +122,23 @@ private struct TapeParser {
         JSONSyntaxError(offset: offset ?? position, reason: reason)
     }
 
-    mutating func parseValue(into nodes: inout [JSONDocument.Node], depth: Int) throws {
+    mutating func parseValue(depth: Int) throws {
         guard position < bytes.count else { throw fail("unexpected end of line") }
         let byte = bytes[position]
         switch byte {
+        case UInt8(ascii: "\""):
+            try parseString()
         case UInt8(ascii: "{"):
             guard depth < JSONDocument.maximumDepth else { throw fail("nesting deeper than \(JSONDocument.maximumDepth) levels") }
-            try parseObject(into: &nodes, depth: depth)
+            try parseObject(depth: depth)
         case UInt8(ascii: "["):
             guard depth < JSONDocument.maximumDepth else { throw fail("nesting deeper than \(JSONDocument.maximumDepth) levels") }
-            try parseArray(into: &nodes, depth: depth)
-        case UInt8(ascii: "\""):
-            try parseString(into: &nodes)
-        case UInt8(ascii: "t"): try literal("true", .boolTrue, into: &nodes)
-        case UInt8(ascii: "f"): try literal("false", .boolFalse, into: &nodes)
-        case UInt8(ascii: "n"): try literal("null", .null, into: &nodes)
+            try parseArray(depth: depth)
+        case UInt8(ascii: "t"): try literal("true", .boolTrue)
+        case UInt8(ascii: "f"): try literal("false", .boolFalse)
+        case UInt8(ascii: "n"): try literal("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try parseNumber(into: &nodes)
+            try parseNumber()
         case UInt8(ascii: "N"), UInt8(ascii: "I"):
             throw fail("NaN and Infinity are not JSON numbers")
         default:
@@ -113,18 +148,18 @@ private struct TapeParser {
         }
     }
 
-    mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind, into nodes: inout [JSONDocument.Node]) throws {
-        let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count else { throw fail("invalid literal") }
+    mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind) throws {
+        let length = word.utf8CodeUnitCount
+        guard position + length <= bytes.count else { throw fail("invalid literal") }
         let expected = word.utf8Start
-        for index in 0..<count where bytes[position + index] != expected[index] {
+        for index in 0..<length where bytes[position + index] != expected[index] {
             throw fail("invalid literal")
         }
-        nodes.append(.init(kind: kind, escaped: false, start: Int32(position), end: Int32(position + count), next: 0, count: 0))
-        position += count
+        append(kind, start: position, end: position + length)
+        position += length
     }
 
-    mutating func parseNumber(into nodes: inout [JSONDocument.Node]) throws {
+    mutating func parseNumber() throws {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
@@ -147,7 +182,7 @@ private struct TapeParser {
             guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number", at: start) }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        nodes.append(.init(kind: .number, escaped: false, start: Int32(start), end: Int32(position), next: 0, count: 0))
+        append(.number, start: start, end: position)
     }
 
     @inline(__always)
@@ -165,41 +200,41 @@ private struct TapeParser {
     /// Strings keep their raw bytes; escapes are checked here and decoded on
     /// demand. Invalid UTF-8 and raw control characters are accepted: they are
     /// repaired or made visible when the text is shown, so no message is lost.
-    mutating func parseString(into nodes: inout [JSONDocument.Node]) throws {
+    mutating func parseString() throws {
         let open = position
         position += 1
         let start = position
         var escaped = false
-        while position < bytes.count {
+        guard let base = bytes.baseAddress else { throw fail("unterminated string", at: open) }
+        let end = bytes.count
+        while position < end {
             // Eight bytes at a time up to the next quote or backslash.
-            if let base = bytes.baseAddress {
-                while position + 8 <= bytes.count {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                    let stops = Self.bytesEqual(word, 0x22) | Self.bytesEqual(word, 0x5C)
-                    if stops != 0 {
-                        position += stops.trailingZeroBitCount >> 3
-                        break
-                    }
-                    position += 8
+            while position + 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let stops = Self.bytesEqual(word, 0x22) | Self.bytesEqual(word, 0x5C)
+                if stops != 0 {
+                    position += stops.trailingZeroBitCount >> 3
+                    break
                 }
-                if position >= bytes.count { break }
+                position += 8
             }
-            let byte = bytes[position]
+            if position >= end { break }
+            let byte = base[position]
             if byte == UInt8(ascii: "\"") {
-                nodes.append(.init(kind: .string, escaped: escaped, start: Int32(start), end: Int32(position), next: 0, count: 0))
+                append(.string, escaped: escaped, start: start, end: position)
                 position += 1
                 return
             }
             if byte == UInt8(ascii: "\\") {
                 escaped = true
-                guard position + 1 < bytes.count else { break }
-                switch bytes[position + 1] {
+                guard position + 1 < end else { break }
+                switch base[position + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 2
                 case UInt8(ascii: "u"):
-                    guard position + 6 <= bytes.count else { throw fail("truncated \\u escape") }
-                    for index in 2..<6 where hexValue(bytes[position + index]) == nil {
+                    guard position + 6 <= end else { throw fail("truncated \\u escape") }
+                    for index in 2..<6 where hexValue(base[position + index]) == nil {
                         throw fail("invalid \\u escape")
                     }
                     position += 6
@@ -213,19 +248,27 @@ private struct TapeParser {
         throw fail("unterminated string", at: open)
     }
 
-    mutating func parseArray(into nodes: inout [JSONDocument.Node], depth: Int) throws {
-        let index = nodes.count
-        nodes.append(.init(kind: .array, escaped: false, start: Int32(position), end: 0, next: 0, count: 0))
+    /// Fills in a container's member count, end and the node after it.
+    @inline(__always)
+    private func close(_ index: Int, count members: Int32) {
+        nodes[index].count = members
+        nodes[index].end = Int32(truncatingIfNeeded: position)
+        nodes[index].next = Int32(truncatingIfNeeded: count)
+    }
+
+    mutating func parseArray(depth: Int) throws {
+        let index = count
+        append(.array, start: position, end: 0)
         position += 1
         skipWhitespace()
-        var count: Int32 = 0
+        var members: Int32 = 0
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
         } else {
             while true {
                 skipWhitespace()
-                try parseValue(into: &nodes, depth: depth + 1)
-                count += 1
+                try parseValue(depth: depth + 1)
+                members += 1
                 skipWhitespace()
                 guard position < bytes.count else { throw fail("unterminated array") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
@@ -233,17 +276,15 @@ private struct TapeParser {
                 throw fail("expected ',' or ']' in array")
             }
         }
-        nodes[index].count = count
-        nodes[index].end = Int32(position)
-        nodes[index].next = Int32(nodes.count)
+        close(index, count: members)
     }
 
-    mutating func parseObject(into nodes: inout [JSONDocument.Node], depth: Int) throws {
-        let index = nodes.count
-        nodes.append(.init(kind: .object, escaped: false, start: Int32(position), end: 0, next: 0, count: 0))
+    mutating func parseObject(depth: Int) throws {
+        let index = count
+        append(.object, start: position, end: 0)
         position += 1
         skipWhitespace()
-        var count: Int32 = 0
+        var members: Int32 = 0
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
         } else {
@@ -252,13 +293,13 @@ private struct TapeParser {
                 guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                     throw fail("expected a string key in object")
                 }
-                try parseString(into: &nodes)
+                try parseString()
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
                 position += 1
                 skipWhitespace()
-                try parseValue(into: &nodes, depth: depth + 1)
-                count += 1
+                try parseValue(depth: depth + 1)
+                members += 1
                 skipWhitespace()
                 guard position < bytes.count else { throw fail("unterminated object") }
                 if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
@@ -266,9 +307,7 @@ private struct TapeParser {
                 throw fail("expected ',' or '}' in object")
             }
         }
-        nodes[index].count = count
-        nodes[index].end = Int32(position)
-        nodes[index].next = Int32(nodes.count)
+        close(index, count: members)
     }
 }
 

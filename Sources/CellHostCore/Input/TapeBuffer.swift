@@ -1,0 +1,36 @@
+/// The nodes a parse writes, in memory the parser owns: appending is a
+/// store and an increment, with no uniqueness or capacity checks of an
+/// `Array` per node. The parse copies the finished tape into
+/// `JSONDocument.nodes` in one move.
+///
+/// Owned by one `JSONDocument` (a copy of the document that parses again
+/// gets a buffer of its own) and reused for every value it parses.
+final class TapeBuffer {
+    private(set) var base: UnsafeMutablePointer<JSONDocument.Node>
+    private(set) var capacity: Int
+
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Makes room for at least `count` + 1 nodes, keeping the first `count`.
+    func grow(keeping count: Int) {
+        let larger = max(capacity * 2, count + 1)
+        let moved = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: larger)
+        moved.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    /// Gives back memory a large value made the buffer grow.
+    func shrink(to limit: Int) {
+        guard capacity > limit else { return }
+        base.deallocate()
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+}
