@@ -303,9 +303,9 @@ final class Chrome {
             add(piece, canvas)
         } else {
             if !header.name.isEmpty {
-                let timeWidth = time.map { DisplayWidth.width(of: $0) + 3 } ?? 0
-                add(fitted(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
-                           maxWidth: max(1, width - timeWidth), canvas), canvas)
+                let timeWidth = time.map { Chrome.isPrintableASCII($0) ? $0.utf8.count + 3 : DisplayWidth.width(of: $0) + 3 } ?? 0
+                add(senderName(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
+                               maxWidth: max(1, width - timeWidth), canvas), canvas)
             }
             if let time {
                 let afterName = canvas.pieces.count > first
@@ -317,12 +317,46 @@ final class Chrome {
         endLine(from: first, canvas)
     }
 
+    /// `fitted` for a sender's name, from `names` when the name was drawn
+    /// at this width lately: a conversation has few senders, and each group
+    /// header would sanitize and measure the name again.
+    private func senderName(_ name: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
+        for entry in names where entry.maxWidth == maxWidth && entry.name == name {
+            canvas.bytes.append(contentsOf: entry.bytes)
+            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: entry.width, style: style)
+        }
+        let piece = fitted(name, style: style, maxWidth: maxWidth, canvas)
+        let entry = NameEntry(name: name, maxWidth: maxWidth, bytes: Array(canvas.bytes[Int(piece.start)..<Int(piece.end)]),
+                              width: piece.width)
+        if names.count < Chrome.namesKept { names.append(entry) } else { names[nextName] = entry }
+        nextName = (nextName + 1) % Chrome.namesKept
+        return piece
+    }
+
+    /// A sender's name as `fitted` drew it.
+    private struct NameEntry {
+        var name: String
+        var maxWidth: Int
+        var bytes: [UInt8]
+        var width: Int32
+    }
+
+    /// Names drawn lately (at most `namesKept`, the oldest replaced first).
+    private var names: [NameEntry] = []
+    private var nextName = 0
+    private static let namesKept = 8
+
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// The header's time, after "· " when it follows a name. `clock`'s
     /// `HH:MM` is printable ASCII, one column a byte: no sanitizing or
     /// measuring unless the line is too narrow for it.
     private func timePiece(_ time: String, afterName: Bool, _ canvas: CellCanvas) -> Piece {
         let columns = time.utf8.count + (afterName ? 2 : 0)
-        guard columns <= width, time.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+        guard columns <= width, Chrome.isPrintableASCII(time) else {
             return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, canvas)
         }
         let start = canvas.bytes.count
