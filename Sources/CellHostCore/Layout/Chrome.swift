@@ -184,9 +184,6 @@ final class Chrome {
         var lines = canvas.outputLines
         canvas.pieces = []
         canvas.outputLines = []
-        let lineCount = canvas.contentLines.count + (quoteLine == nil ? 0 : 1) + (footer == nil ? 0 : 1)
-        pieces.reserveCapacity(pieces.count + (pieces.count - Int(canvas.contentLines.first?.firstPiece ?? 0)) + 4 * lineCount)
-        lines.reserveCapacity(lines.count + lineCount)
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
         var isFirst = true
         func bubbleLine(_ range: Range<Int>, width lineWidth: Int) {
@@ -347,8 +344,13 @@ final class Chrome {
     private var nextName = 0
     private static let namesKept = 8
 
+    /// True when every byte of `text` is printable ASCII (one column each).
     static func isPrintableASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
     }
 
     /// The header's time, after "· " when it follows a name. `clock`'s
