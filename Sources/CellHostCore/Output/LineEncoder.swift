@@ -1,8 +1,8 @@
 /// Writes a laid-out message in one of the output formats.
 struct LineEncoder {
     let settings: OutputSettings
-    /// One plain line at a time for `--format json`, reused for every
-    /// message (it reserves 64 KiB).
+    /// One span of coloured cells at a time for the `rows` of
+    /// `--format json`, reused for every message (it reserves 64 KiB).
     private let scratch = OutputBuffer(fd: -1)
     /// `,"class":…,"plugin":…` of each class met, escaped once.
     private let classFields = ClassFields()
@@ -64,6 +64,23 @@ struct LineEncoder {
         }
     }
 
+    /// One line as the content of a JSON string: what `writeLine` writes
+    /// uncoloured, escaped a piece at a time (escapes are byte by byte, so
+    /// this is the escaped line, without copying the line first).
+    private func writeEscapedLine(_ canvas: CellCanvas, _ index: Int, to out: OutputBuffer) {
+        let line = canvas.outputLines[index]
+        // Trailing padding is never written.
+        var end = Int(line.endPiece)
+        while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            for position in Int(line.firstPiece)..<end {
+                let piece = canvas.pieces[position]
+                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
+                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)]), to: out)
+            }
+        }
+    }
+
     private func writeJSON(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
         out.append("{\"id\":")
         JSONText.append(message.id.isEmpty ? nil : message.id, to: out)
@@ -98,9 +115,9 @@ struct LineEncoder {
         out.append(",\"lines\":[")
         for index in canvas.outputLines.indices {
             if index > 0 { out.append(0x2C) }
-            scratch.removeAll()
-            writeLine(canvas, index, colored: false, to: scratch)
-            scratch.withBytes { JSONText.appendString($0, to: out) }
+            out.append(0x22)
+            writeEscapedLine(canvas, index, to: out)
+            out.append(0x22)
         }
         out.append("],\"rows\":[")
         writeColoredRows(canvas, scratch: scratch, to: out)
@@ -205,6 +222,12 @@ enum JSONText {
     /// backslashes and every control character.
     static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(0x22)
+        appendEscaped(bytes, to: out)
+        out.append(0x22)
+    }
+
+    /// Appends the content of a JSON string (no quotes) of valid UTF-8 bytes.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         // Bytes that need no escape are copied a run at a time.
         var runStart = 0
         var position = nextEscape(bytes, from: 0)
@@ -225,7 +248,6 @@ enum JSONText {
             position = nextEscape(bytes, from: position + 1)
         }
         if bytes.count > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
-        out.append(0x22)
     }
 
     /// The position of the first byte from `start` on that needs an escape
