@@ -61,12 +61,12 @@ extension JSONDocument {
         let tape = self.tape
         let count = try bytes.withUnsafeBufferPointer { buffer -> Int in
             var parser = TapeParser(bytes: buffer, tape: tape)
-            parser.skipWhitespace()
+            parser.skipLeadingWhitespace()
             guard parser.position < buffer.count else { throw JSONSyntaxError(offset: 0, reason: "empty value") }
-            try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            if parser.position < buffer.count {
-                throw JSONSyntaxError(offset: parser.position, reason: "unexpected data after the JSON value")
+            try parser.parse()
+            let after = parser.skipTrailingWhitespace()
+            if after < buffer.count {
+                throw JSONSyntaxError(offset: after, reason: "unexpected data after the JSON value")
             }
             return parser.count
         }
@@ -81,112 +81,224 @@ extension JSONDocument {
 
 /// Parses one JSON value into a `TapeBuffer`: containers first (their
 /// member count and end filled in when they close), then their contents.
+///
+/// One loop over the bytes with the open containers on a stack of its own
+/// (at most `JSONDocument.maximumDepth`), not a call per value: the
+/// position and the tape's end stay in registers.
 private struct TapeParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let tape: TapeBuffer
-    var position = 0
-    /// Nodes written so far.
+    /// Where parsing stopped (after the value, once `parse` returned).
+    private(set) var position = 0
+    /// Nodes written.
     private(set) var count = 0
-    private var nodes: UnsafeMutablePointer<JSONDocument.Node>
-    private var capacity: Int
 
     init(bytes: UnsafeBufferPointer<UInt8>, tape: TapeBuffer) {
         self.bytes = bytes
         self.tape = tape
-        nodes = tape.base
-        capacity = tape.capacity
     }
 
     @inline(__always)
-    mutating func append(_ kind: JSONDocument.Kind, escaped: Bool = false, start: Int, end: Int) {
-        if count == capacity {
-            tape.grow(keeping: count)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The first position from `position` that is not whitespace.
+    @inline(__always)
+    static func skipWhitespace(_ base: UnsafePointer<UInt8>, _ position: Int, _ end: Int) -> Int {
+        var position = position
+        while position < end, isWhitespace(base[position]) { position += 1 }
+        return position
+    }
+
+    /// Skips the whitespace before the value (`parse` refuses an empty one).
+    mutating func skipLeadingWhitespace() {
+        guard let base = bytes.baseAddress else { return }
+        position = Self.skipWhitespace(base, position, bytes.count)
+    }
+
+    /// Skips the whitespace after the value; returns where it ends.
+    mutating func skipTrailingWhitespace() -> Int {
+        guard let base = bytes.baseAddress else { return position }
+        position = Self.skipWhitespace(base, position, bytes.count)
+        return position
+    }
+
+    static func fail(_ reason: String, at offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: reason)
+    }
+
+    /// Parses one value from `position` (not whitespace, not the end).
+    mutating func parse() throws {
+        guard let base = bytes.baseAddress else { throw Self.fail("unexpected end of line", at: position) }
+        let end = bytes.count
+        var tape = Writer(tape: self.tape)
+        // The open containers: their node, and the members seen so far.
+        let stack = self.tape.stack
+        var depth = 0
+        var p = position
+        defer {
+            position = p
+            count = tape.count
+        }
+        value: while true {
+            // A value starts at `p`, after any whitespace.
+            guard p < end else { throw Self.fail("unexpected end of line", at: p) }
+            let byte = base[p]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let (after, escaped) = try Self.string(base, p, end)
+                tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
+                p = after
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth < JSONDocument.maximumDepth else {
+                    throw Self.fail("nesting deeper than \(JSONDocument.maximumDepth) levels", at: p)
+                }
+                let isObject = byte == UInt8(ascii: "{")
+                stack[depth] = (node: Int32(truncatingIfNeeded: tape.count), members: 0)
+                depth += 1
+                tape.append(isObject ? .object : .array, escaped: false, start: p, end: 0)
+                p = Self.skipWhitespace(base, p + 1, end)
+                if p < end, base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    depth -= 1
+                    tape.close(Int(stack[depth].node), members: 0, end: p + 1)
+                    p += 1
+                } else {
+                    if isObject { p = try Self.key(base, p, end, &tape) }
+                    continue value
+                }
+            case UInt8(ascii: "t"):
+                p = try Self.literal("true", base, p, end)
+                tape.append(.boolTrue, escaped: false, start: p - 4, end: p)
+            case UInt8(ascii: "f"):
+                p = try Self.literal("false", base, p, end)
+                tape.append(.boolFalse, escaped: false, start: p - 5, end: p)
+            case UInt8(ascii: "n"):
+                p = try Self.literal("null", base, p, end)
+                tape.append(.null, escaped: false, start: p - 4, end: p)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                let start = p
+                p = try Self.number(base, p, end)
+                tape.append(.number, escaped: false, start: start, end: p)
+            case UInt8(ascii: "N"), UInt8(ascii: "I"):
+                throw Self.fail("NaN and Infinity are not JSON numbers", at: p)
+            default:
+                throw Self.fail(byte >= 0x21 && byte < 0x7F
+                                ? "unexpected character '\(Character(Unicode.Scalar(byte)))'"
+                                : "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))", at: p)
+            }
+            // After a value: the next member or element, or the ends of containers.
+            while depth > 0 {
+                stack[depth - 1].members += 1
+                let isObject = tape.kind(Int(stack[depth - 1].node)) == .object
+                p = Self.skipWhitespace(base, p, end)
+                guard p < end else { throw Self.fail(isObject ? "unterminated object" : "unterminated array", at: p) }
+                if base[p] == UInt8(ascii: ",") {
+                    p = Self.skipWhitespace(base, p + 1, end)
+                    if isObject { p = try Self.key(base, p, end, &tape) }
+                    continue value
+                }
+                guard base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw Self.fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: p)
+                }
+                depth -= 1
+                tape.close(Int(stack[depth].node), members: stack[depth].members, end: p + 1)
+                p += 1
+            }
+            return
+        }
+    }
+
+    /// Appends nodes to a `TapeBuffer`, growing it when full.
+    struct Writer {
+        let tape: TapeBuffer
+        var nodes: UnsafeMutablePointer<JSONDocument.Node>
+        var capacity: Int
+        var count = 0
+
+        init(tape: TapeBuffer) {
+            self.tape = tape
             nodes = tape.base
             capacity = tape.capacity
         }
-        (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
-                                             end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
-        count += 1
+
+        @inline(__always)
+        mutating func append(_ kind: JSONDocument.Kind, escaped: Bool, start: Int, end: Int) {
+            if count == capacity {
+                tape.grow(keeping: count)
+                nodes = tape.base
+                capacity = tape.capacity
+            }
+            (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
+                                                 end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
+            count += 1
+        }
+
+        @inline(__always)
+        func kind(_ node: Int) -> JSONDocument.Kind { nodes[node].kind }
+
+        /// Fills in a container's member count, end and the node after it.
+        @inline(__always)
+        func close(_ node: Int, members: Int32, end: Int) {
+            nodes[node].count = members
+            nodes[node].end = Int32(truncatingIfNeeded: end)
+            nodes[node].next = Int32(truncatingIfNeeded: count)
+        }
+    }
+
+    /// A member's key and colon, from `p` (after whitespace): appends the
+    /// key and returns where its value starts (after whitespace).
+    @inline(__always)
+    static func key(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) throws -> Int {
+        guard p < end, base[p] == UInt8(ascii: "\"") else { throw fail("expected a string key in object", at: p) }
+        let (after, escaped) = try string(base, p, end)
+        tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
+        let colon = skipWhitespace(base, after, end)
+        guard colon < end, base[colon] == UInt8(ascii: ":") else { throw fail("expected ':' after key", at: colon) }
+        return skipWhitespace(base, colon + 1, end)
+    }
+
+    /// The literal `word` at `p`: returns the position after it.
+    @inline(__always)
+    static func literal(_ word: StaticString, _ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int) throws -> Int {
+        let length = word.utf8CodeUnitCount
+        guard p + length <= end else { throw fail("invalid literal", at: p) }
+        let expected = word.utf8Start
+        for index in 0..<length where base[p + index] != expected[index] {
+            throw fail("invalid literal", at: p)
+        }
+        return p + length
     }
 
     @inline(__always)
-    mutating func skipWhitespace() {
-        while position < bytes.count {
-            let byte = bytes[position]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            position += 1
-        }
-    }
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
-    func fail(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
-        JSONSyntaxError(offset: offset ?? position, reason: reason)
-    }
-
-    mutating func parseValue(depth: Int) throws {
-        guard position < bytes.count else { throw fail("unexpected end of line") }
-        let byte = bytes[position]
-        switch byte {
-        case UInt8(ascii: "\""):
-            try parseString()
-        case UInt8(ascii: "{"):
-            guard depth < JSONDocument.maximumDepth else { throw fail("nesting deeper than \(JSONDocument.maximumDepth) levels") }
-            try parseObject(depth: depth)
-        case UInt8(ascii: "["):
-            guard depth < JSONDocument.maximumDepth else { throw fail("nesting deeper than \(JSONDocument.maximumDepth) levels") }
-            try parseArray(depth: depth)
-        case UInt8(ascii: "t"): try literal("true", .boolTrue)
-        case UInt8(ascii: "f"): try literal("false", .boolFalse)
-        case UInt8(ascii: "n"): try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            try parseNumber()
-        case UInt8(ascii: "N"), UInt8(ascii: "I"):
-            throw fail("NaN and Infinity are not JSON numbers")
-        default:
-            throw fail(byte >= 0x21 && byte < 0x7F
-                       ? "unexpected character '\(Character(Unicode.Scalar(byte)))'"
-                       : "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))")
-        }
-    }
-
-    mutating func literal(_ word: StaticString, _ kind: JSONDocument.Kind) throws {
-        let length = word.utf8CodeUnitCount
-        guard position + length <= bytes.count else { throw fail("invalid literal") }
-        let expected = word.utf8Start
-        for index in 0..<length where bytes[position + index] != expected[index] {
-            throw fail("invalid literal")
-        }
-        append(kind, start: position, end: position + length)
-        position += length
-    }
-
-    mutating func parseNumber() throws {
-        let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else {
-            if position < bytes.count, bytes[position] == UInt8(ascii: "I") { throw fail("NaN and Infinity are not JSON numbers") }
+    /// The number at `start`: returns the position after it.
+    static func number(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) throws -> Int {
+        var p = start
+        if base[p] == UInt8(ascii: "-") { p += 1 }
+        guard p < end, isDigit(base[p]) else {
+            if p < end, base[p] == UInt8(ascii: "I") { throw fail("NaN and Infinity are not JSON numbers", at: p) }
             throw fail("invalid number", at: start)
         }
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
+        if base[p] == UInt8(ascii: "0") {
+            p += 1
         } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+            while p < end, isDigit(base[p]) { p += 1 }
         }
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number", at: start) }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        if p < end, base[p] == UInt8(ascii: ".") {
+            p += 1
+            guard p < end, isDigit(base[p]) else { throw fail("invalid number", at: start) }
+            while p < end, isDigit(base[p]) { p += 1 }
         }
-        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw fail("invalid number", at: start) }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        if p < end, base[p] | 0x20 == UInt8(ascii: "e") {
+            p += 1
+            if p < end, base[p] == UInt8(ascii: "+") || base[p] == UInt8(ascii: "-") { p += 1 }
+            guard p < end, isDigit(base[p]) else { throw fail("invalid number", at: start) }
+            while p < end, isDigit(base[p]) { p += 1 }
         }
-        append(.number, start: start, end: position)
+        return p
     }
-
-    @inline(__always)
-    func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
     /// The high bit of each byte of `word` that equals `byte` is set (the
     /// lowest such bit exactly; bits above a match may be set spuriously).
@@ -197,117 +309,51 @@ private struct TapeParser {
         return (x &- ones) & ~x & 0x8080_8080_8080_8080
     }
 
-    /// Strings keep their raw bytes; escapes are checked here and decoded on
-    /// demand. Invalid UTF-8 and raw control characters are accepted: they are
-    /// repaired or made visible when the text is shown, so no message is lost.
-    mutating func parseString() throws {
-        let open = position
-        position += 1
-        let start = position
+    /// The string whose opening quote is at `open`: the position after its
+    /// closing quote, and whether it has escapes. Escapes are checked here and
+    /// decoded on demand. Invalid UTF-8 and raw control characters are
+    /// accepted: they are repaired or made visible when the text is shown,
+    /// so no message is lost.
+    @inline(__always)
+    static func string(_ base: UnsafePointer<UInt8>, _ open: Int, _ end: Int) throws -> (after: Int, escaped: Bool) {
+        let start = open + 1
+        var p = start
         var escaped = false
-        guard let base = bytes.baseAddress else { throw fail("unterminated string", at: open) }
-        let end = bytes.count
-        while position < end {
+        while p < end {
             // Eight bytes at a time up to the next quote or backslash.
-            while position + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                let stops = Self.bytesEqual(word, 0x22) | Self.bytesEqual(word, 0x5C)
+            while p + 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
+                let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
                 if stops != 0 {
-                    position += stops.trailingZeroBitCount >> 3
+                    p += stops.trailingZeroBitCount >> 3
                     break
                 }
-                position += 8
+                p += 8
             }
-            if position >= end { break }
-            let byte = base[position]
-            if byte == UInt8(ascii: "\"") {
-                append(.string, escaped: escaped, start: start, end: position)
-                position += 1
-                return
-            }
+            if p >= end { break }
+            let byte = base[p]
+            if byte == UInt8(ascii: "\"") { return (p + 1, escaped) }
             if byte == UInt8(ascii: "\\") {
                 escaped = true
-                guard position + 1 < end else { break }
-                switch base[position + 1] {
+                guard p + 1 < end else { break }
+                switch base[p + 1] {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
                      UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    position += 2
+                    p += 2
                 case UInt8(ascii: "u"):
-                    guard position + 6 <= end else { throw fail("truncated \\u escape") }
-                    for index in 2..<6 where hexValue(base[position + index]) == nil {
-                        throw fail("invalid \\u escape")
+                    guard p + 6 <= end else { throw fail("truncated \\u escape", at: p) }
+                    for index in 2..<6 where hexValue(base[p + index]) == nil {
+                        throw fail("invalid \\u escape", at: p)
                     }
-                    position += 6
+                    p += 6
                 default:
-                    throw fail("invalid escape sequence")
+                    throw fail("invalid escape sequence", at: p)
                 }
                 continue
             }
-            position += 1
+            p += 1
         }
         throw fail("unterminated string", at: open)
-    }
-
-    /// Fills in a container's member count, end and the node after it.
-    @inline(__always)
-    private func close(_ index: Int, count members: Int32) {
-        nodes[index].count = members
-        nodes[index].end = Int32(truncatingIfNeeded: position)
-        nodes[index].next = Int32(truncatingIfNeeded: count)
-    }
-
-    mutating func parseArray(depth: Int) throws {
-        let index = count
-        append(.array, start: position, end: 0)
-        position += 1
-        skipWhitespace()
-        var members: Int32 = 0
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-        } else {
-            while true {
-                skipWhitespace()
-                try parseValue(depth: depth + 1)
-                members += 1
-                skipWhitespace()
-                guard position < bytes.count else { throw fail("unterminated array") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "]") { position += 1; break }
-                throw fail("expected ',' or ']' in array")
-            }
-        }
-        close(index, count: members)
-    }
-
-    mutating func parseObject(depth: Int) throws {
-        let index = count
-        append(.object, start: position, end: 0)
-        position += 1
-        skipWhitespace()
-        var members: Int32 = 0
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                    throw fail("expected a string key in object")
-                }
-                try parseString()
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
-                position += 1
-                skipWhitespace()
-                try parseValue(depth: depth + 1)
-                members += 1
-                skipWhitespace()
-                guard position < bytes.count else { throw fail("unterminated object") }
-                if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-                if bytes[position] == UInt8(ascii: "}") { position += 1; break }
-                throw fail("expected ',' or '}' in object")
-            }
-        }
-        close(index, count: members)
     }
 }
 

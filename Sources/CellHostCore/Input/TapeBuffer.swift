@@ -1,4 +1,5 @@
-/// The nodes a parse writes, in memory the parser owns: appending is a
+/// The nodes a parse writes, in memory the parser owns (and the stack of
+/// containers it has open): appending is a
 /// store and an increment, with no uniqueness or capacity checks of an
 /// `Array` per node. The parse copies the finished tape into
 /// `JSONDocument.nodes` in one move.
@@ -8,13 +9,20 @@
 final class TapeBuffer {
     private(set) var base: UnsafeMutablePointer<JSONDocument.Node>
     private(set) var capacity: Int
+    /// The parser's open containers (node and members so far), at most
+    /// `JSONDocument.maximumDepth`.
+    let stack: UnsafeMutablePointer<(node: Int32, members: Int32)>
 
     init(capacity: Int = 64) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
+        stack = .allocate(capacity: JSONDocument.maximumDepth)
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        base.deallocate()
+        stack.deallocate()
+    }
 
     /// Makes room for at least `count` + 1 nodes, keeping the first `count`.
     func grow(keeping count: Int) {
