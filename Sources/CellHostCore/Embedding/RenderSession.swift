@@ -18,6 +18,8 @@ final class RenderSlot {
     /// While its chain waits for a worker process: the walk, and what the
     /// worker needs to render it.
     var walk: ChainWalk?
+    /// The walk object this slot's messages reuse (`walk` is it while paused).
+    let spareWalk = ChainWalk(steps: [])
     var width = 0
     var flags: UInt32 = 0
     var sequence: UInt64 = 0
@@ -161,7 +163,7 @@ public final class RenderSession {
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
         let renderer = self.renderer
-        let walk = renderer.start(message)
+        let walk = renderer.start(message, reusing: slot.spareWalk)
         walk.order = order
         let runtime = host.runtime
         runtime.logCapture = slot

@@ -36,7 +36,7 @@ public struct RenderOutcome {
 /// step whose class runs in a worker process (`Supervisor`) and resumes with
 /// the worker's answer.
 final class ChainWalk {
-    let steps: [Registry.Step]
+    private(set) var steps: [Registry.Step]
     /// The message's place in the stream (for plugins disabled from a
     /// message on).
     var order: UInt64 = 0
@@ -49,6 +49,17 @@ final class ChainWalk {
     var crashes: [Int: FallbackAttempt] = [:]
 
     init(steps: [Registry.Step]) { self.steps = steps }
+
+    /// Makes this walk a new one over `steps` (a render session reuses one
+    /// walk per slot instead of allocating one a message).
+    func restart(steps: [Registry.Step]) {
+        self.steps = steps
+        order = 0
+        next = 0
+        if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
+        outcome = nil
+        if !crashes.isEmpty { crashes.removeAll() }
+    }
 
     /// True when the walk stopped before its end without an outcome: at a
     /// step for a worker process, or (on a render worker thread) at a class
@@ -79,10 +90,17 @@ struct MessageRenderer {
         return walk.outcome ?? finishWithLastResort(walk, message, into: canvas)
     }
 
-    /// A walk over the registry's chain for `message`.
-    func start(_ message: Message) -> ChainWalk {
+    /// A walk over the registry's chain for `message`: `reusing` restarted,
+    /// when given (no walk of an earlier message may still be in use).
+    func start(_ message: Message, reusing spare: ChainWalk? = nil) -> ChainWalk {
         let chain = runtime.state.chain(for: message.type, in: runtime.registry)
-        let walk = ChainWalk(steps: chain.steps)
+        let walk: ChainWalk
+        if let spare {
+            spare.restart(steps: chain.steps)
+            walk = spare
+        } else {
+            walk = ChainWalk(steps: chain.steps)
+        }
         if message.typeIsMissing {
             walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if chain.isUnregistered {
