@@ -15,8 +15,10 @@ import Synchronization
 /// `record` which a watchdog or crash handler reads (racily, as a last
 /// resort before the process ends).
 public final class CallState: @unchecked Sendable {
-    /// The class whose method the thread is calling.
-    public internal(set) var activeClass: RuntimeClass?
+    /// The class whose method the thread is calling. Not retained (a class
+    /// lives as long as its runtime), so setting it per call costs no
+    /// reference counting.
+    public internal(set) unowned(unsafe) var activeClass: RuntimeClass?
     /// The record whose chain the thread is walking (for the crash diagnostic).
     var record: RenderSlot?
     /// While set, plugin log lines go to this record instead of to the
