@@ -57,13 +57,13 @@ for line in open(sys.argv[1]):
     rows.setdefault(name, []).append((float(wall), float(cpu)))
 med = {name: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for name, v in rows.items()}
 jq_wall, jq_cpu = med["jq"]
-print("| build | format | wall (median) | CPU (median) | × jq wall | × jq CPU | new ÷ old wall | new ÷ old CPU |")
+print("| build | format | wall (median) | CPU (median) | × jq wall | × jq CPU | speed-up, wall (old ÷ new) | speed-up, CPU (old ÷ new) |")
 print("|:--|:--|--:|--:|--:|--:|--:|--:|")
 for fmt in sys.argv[2].split():
     old, new = med[f"old-{fmt}"], med[f"new-{fmt}"]
     for label, (wall, cpu) in (("old", old), ("new", new)):
-        ratio = f"{old[0] / new[0]:.2f}× faster" if label == "new" else ""
-        cpu_ratio = f"{old[1] / new[1]:.2f}× less" if label == "new" else ""
+        ratio = f"{old[0] / new[0]:.2f}" if label == "new" else ""
+        cpu_ratio = f"{old[1] / new[1]:.2f}" if label == "new" else ""
         print(f"| {label} | {fmt} | {wall:.2f} s | {cpu:.2f} s | {jq_wall / wall:.2f} | {jq_cpu / cpu:.2f} | {ratio} | {cpu_ratio} |")
 print(f"| jq | — | {jq_wall:.2f} s | {jq_cpu:.2f} s | 1 | 1 | | |")
 PY
