@@ -331,12 +331,7 @@ struct Wrapper {
         @inline(__always)
         private mutating func place(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
             let wordWidth = Int(segment.width)
-            let keepSpaces = lineWidth > 0 || paragraphStart
-            if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
-                if keepSpaces { for space in spaces.segments { emit(space.start, space.end, space.width, space.style, &output) } }
-            } else if lineWidth > 0 {
-                endLine(&output)
-            }
+            placeSpaces(before: wordWidth, &output)
             if lineWidth + wordWidth <= width {
                 emit(segment.start, segment.end, segment.width, segment.style, &output)
             } else {
@@ -383,8 +378,11 @@ struct Wrapper {
             hasPending = true
         }
 
-        mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
-            guard !word.isEmpty else { return }
+        /// Before a word of `wordWidth` columns: the spaces collected go on
+        /// the line when the word fits after them (at a paragraph's start
+        /// too), else the line ends and they are dropped.
+        @inline(__always)
+        private mutating func placeSpaces(before wordWidth: Int, _ output: inout Output) {
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
                 if keepSpaces { for space in spaces.segments { emit(space.start, space.end, space.width, space.style, &output) } }
@@ -392,6 +390,11 @@ struct Wrapper {
                 // The word goes to a fresh line (cut between clusters if longer than one).
                 endLine(&output)
             }
+        }
+
+        mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
+            guard !word.isEmpty else { return }
+            placeSpaces(before: wordWidth, &output)
             if lineWidth + wordWidth <= width {
                 for segment in word.segments { emit(segment.start, segment.end, segment.width, segment.style, &output) }
             } else {
