@@ -61,10 +61,10 @@ extension JSONDocument {
         let tape = self.tape
         let count = try bytes.withUnsafeBufferPointer { buffer -> Int in
             var parser = TapeParser(bytes: buffer, tape: tape)
-            parser.skipLeadingWhitespace()
+            parser.skipWhitespace()
             guard parser.position < buffer.count else { throw JSONSyntaxError(offset: 0, reason: "empty value") }
             try parser.parse()
-            let after = parser.skipTrailingWhitespace()
+            let after = parser.skipWhitespace()
             if after < buffer.count {
                 throw JSONSyntaxError(offset: after, reason: "unexpected data after the JSON value")
             }
@@ -111,14 +111,10 @@ private struct TapeParser {
         return position
     }
 
-    /// Skips the whitespace before the value (`parse` refuses an empty one).
-    mutating func skipLeadingWhitespace() {
-        guard let base = bytes.baseAddress else { return }
-        position = Self.skipWhitespace(base, position, bytes.count)
-    }
-
-    /// Skips the whitespace after the value; returns where it ends.
-    mutating func skipTrailingWhitespace() -> Int {
+    /// Skips whitespace from `position` (before or after the value);
+    /// returns where it ends.
+    @discardableResult
+    mutating func skipWhitespace() -> Int {
         guard let base = bytes.baseAddress else { return position }
         position = Self.skipWhitespace(base, position, bytes.count)
         return position

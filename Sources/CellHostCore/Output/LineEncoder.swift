@@ -22,18 +22,24 @@ struct LineEncoder {
         out.flushIfFull()
     }
 
-    private func writeLine(_ canvas: CellCanvas, _ index: Int, colored: Bool, to out: OutputBuffer) {
+    /// The pieces of output line `index` that are written: trailing
+    /// padding never is.
+    private func writtenPieces(_ canvas: CellCanvas, _ index: Int) -> Range<Int> {
         let line = canvas.outputLines[index]
-        // Trailing padding is never written.
         var end = Int(line.endPiece)
         while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
+        return Int(line.firstPiece)..<end
+    }
+
+    private func writeLine(_ canvas: CellCanvas, _ index: Int, colored: Bool, to out: OutputBuffer) {
+        let pieces = writtenPieces(canvas, index)
         canvas.bytes.withUnsafeBufferPointer { bytes in
             // A run of colour-only cells (a preview row) shares escape
             // sequences: a cell with the colours in effect adds only its
             // character, and the reset is written only where the next cell's
             // colours would not replace every colour set.
             var inEffect: Piece?
-            for position in Int(line.firstPiece)..<end {
+            for position in pieces {
                 let piece = canvas.pieces[position]
                 let text = UnsafeBufferPointer(rebasing: bytes[max(0, Int(piece.start))..<max(0, Int(piece.end))])
                 if colored, piece.start >= 0, ANSIStyle.isColourOnly(piece) {
@@ -68,12 +74,9 @@ struct LineEncoder {
     /// uncoloured, escaped a piece at a time (escapes are byte by byte, so
     /// this is the escaped line, without copying the line first).
     private func writeEscapedLine(_ canvas: CellCanvas, _ index: Int, to out: OutputBuffer) {
-        let line = canvas.outputLines[index]
-        // Trailing padding is never written.
-        var end = Int(line.endPiece)
-        while end > Int(line.firstPiece), canvas.pieces[end - 1].start < 0 { end -= 1 }
+        let pieces = writtenPieces(canvas, index)
         canvas.bytes.withUnsafeBufferPointer { bytes in
-            for position in Int(line.firstPiece)..<end {
+            for position in pieces {
                 let piece = canvas.pieces[position]
                 if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
                 JSONText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)]), to: out)
