@@ -55,6 +55,29 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertEqual(api.string(nil, "file.name", &out), cellhost_lookup(CELLHOST_MISSING))
     }
 
+    /// `text` is answered from the node found while loading: the same
+    /// answers as any other path, for every spelling and type of the field.
+    func test_textPath_answersAsTheFirstTextMember_forEveryKindOfValue() throws {
+        func answer(_ record: String) throws -> (cellhost_lookup, String?) {
+            var json = record
+            try json.withUTF8 { try message.load($0, me: nil) }
+            var out = cellhost_string()
+            let found = api.string(message.handle, "text", &out)
+            return (found, found == cellhost_lookup(CELLHOST_FOUND) ? out.data.map { String(cString: $0) } : nil)
+        }
+        let found = cellhost_lookup(CELLHOST_FOUND), missing = cellhost_lookup(CELLHOST_MISSING)
+        let wrongType = cellhost_lookup(CELLHOST_WRONG_TYPE)
+        XCTAssertTrue(try answer(#"{"text":"first","text":"second"}"#) == (found, "first"))
+        XCTAssertTrue(try answer(#"{"t\u0065xt":"escaped key"}"#) == (found, "escaped key"))
+        XCTAssertTrue(try answer(#"{"text":null}"#) == (missing, nil))
+        XCTAssertTrue(try answer(#"{"text":5}"#) == (wrongType, nil))
+        XCTAssertTrue(try answer(#"{"type":"text"}"#) == (missing, nil))
+        XCTAssertTrue(try answer(#"{"text":"bell\u0007"}"#) == (found, "bell\u{2407}"))
+        // Another four-byte path is still resolved.
+        var out = cellhost_string()
+        XCTAssertEqual(api.string(message.handle, "type", &out), missing)
+    }
+
     func test_pathOf256BytesOrMore_isMissing() {
         var out = cellhost_string()
         XCTAssertEqual(api.string(message.handle, String(repeating: "a", count: 300), &out), cellhost_lookup(CELLHOST_MISSING))

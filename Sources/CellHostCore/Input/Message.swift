@@ -34,6 +34,9 @@ public final class Message {
     /// A system message's `system.event` (`conversation` starts a new one).
     public internal(set) var systemEvent: String?
 
+    /// The date of the last timestamp read (most messages of a stream share it).
+    private var days = RFC3339.DayCache()
+
     /// NUL-terminated copies of strings handed to plugins, valid until the
     /// message is reset (the end of the call that received it).
     let arena = StringArena()
@@ -83,7 +86,9 @@ public final class Message {
         time = fields.time.flatMap { node -> Double? in
             if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             if let range = document.rawString(node),
-               let zoned = document.bytes.withUnsafeBufferPointer({ RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range])) }) {
+               let zoned = document.bytes.withUnsafeBufferPointer({
+                   RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range]), days: &days)
+               }) {
                 return zoned
             }
             // Zone-less local time, seconds as text, or an escaped spelling.
@@ -187,8 +192,8 @@ public final class Message {
 
     private static let keptBytes = 1 << 20
 
-    /// The node of `text`, found while loading.
-    private var textNode: Int?
+    /// The node of `text` (the first, as with `member`), found while loading.
+    private(set) var textNode: Int?
 
     /// The node of `reactions` (the first, as with `member`), found while
     /// loading: the chrome looks for it on every message.
