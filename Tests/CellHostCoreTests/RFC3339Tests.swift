@@ -65,6 +65,35 @@ final class RFC3339Tests: XCTestCase {
             XCTAssertNil(RFC3339.parse(text), text)
         }
     }
+
+    // MARK: The day cache of a stream
+
+    /// `parse(_:days:)` over `texts` in turn, with one cache, as a stream reads them.
+    private func parsedInTurn(_ texts: [String]) -> [Double?] {
+        var cache = RFC3339.DayCache()
+        return texts.map { text in
+            var text = text
+            return text.withUTF8 { RFC3339.parse($0, days: &cache) }
+        }
+    }
+
+    func test_dayCache_givesWhatTheWholeParseGives_acrossDatesAndForms() {
+        let texts = ["2026-11-29T10:02:00Z", "2026-11-29T23:59:60Z", "2026-11-30T00:00:00Z", "2026-11-30T11:02:00+01:00",
+                     "2026-11-30T10:02:00.5Z", "2026-11-29T10:02:00Z", "1970-01-01T00:00:00Z", "2000-02-29T12:00:00Z"]
+        XCTAssertEqual(parsedInTurn(texts), texts.map { RFC3339.parse($0) })
+    }
+
+    func test_dayCache_checksTheTimeOfDay_ofAKnownDate() {
+        let texts = ["2026-11-29T10:02:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:60:00Z", "2026-11-29T10:02:61Z",
+                     "2026-11-29T1x:02:00Z", "2026-11-29T10:02:00Z"]
+        XCTAssertEqual(parsedInTurn(texts), [reference, nil, nil, nil, nil, reference])
+    }
+
+    func test_dayCache_neverRemembersAnImpossibleDate() {
+        // 2026-02-30 is refused each time, not taken from the cache after a first read.
+        XCTAssertEqual(parsedInTurn(["2026-02-30T10:00:00Z", "2026-02-30T10:00:00Z", "2026-02-28T10:00:00Z"]),
+                       [nil, nil, RFC3339.parse("2026-02-28T10:00:00Z")])
+    }
 }
 
 /// `PluginSearchPath.standard`: where plugins are looked for, in order.
@@ -162,33 +191,5 @@ enum FileManagerless {
     static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         return getcwd(&buffer, buffer.count).map { String(cString: $0) } ?? ""
-    }
-    // MARK: The day cache of a stream
-
-    /// `parse(_:days:)` over `texts` in turn, with one cache, as a stream reads them.
-    private func parsedInTurn(_ texts: [String]) -> [Double?] {
-        var cache = RFC3339.DayCache()
-        return texts.map { text in
-            var text = text
-            return text.withUTF8 { RFC3339.parse($0, days: &cache) }
-        }
-    }
-
-    func test_dayCache_givesWhatTheWholeParseGives_acrossDatesAndForms() {
-        let texts = ["2026-11-29T10:02:00Z", "2026-11-29T23:59:60Z", "2026-11-30T00:00:00Z", "2026-11-30T11:02:00+01:00",
-                     "2026-11-30T10:02:00.5Z", "2026-11-29T10:02:00Z", "1970-01-01T00:00:00Z", "2000-02-29T12:00:00Z"]
-        XCTAssertEqual(parsedInTurn(texts), texts.map { RFC3339.parse($0) })
-    }
-
-    func test_dayCache_checksTheTimeOfDay_ofAKnownDate() {
-        let texts = ["2026-11-29T10:02:00Z", "2026-11-29T24:00:00Z", "2026-11-29T10:60:00Z", "2026-11-29T10:02:61Z",
-                     "2026-11-29T1x:02:00Z", "2026-11-29T10:02:00Z"]
-        XCTAssertEqual(parsedInTurn(texts), [reference, nil, nil, nil, nil, reference])
-    }
-
-    func test_dayCache_neverRemembersAnImpossibleDate() {
-        // 2026-02-30 is refused each time, not taken from the cache after a first read.
-        XCTAssertEqual(parsedInTurn(["2026-02-30T10:00:00Z", "2026-02-30T10:00:00Z", "2026-02-28T10:00:00Z"]),
-                       [nil, nil, RFC3339.parse("2026-02-28T10:00:00Z")])
     }
 }
