@@ -19,6 +19,8 @@ struct ClusterScanner {
     private var previous: Int32 = -1
     private var previousIsPrepend = false
     private var state: Int32 = 0
+    /// Where the properties of non-ASCII code points are looked up.
+    private let table = CodePointProperties.table
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, mode: WidthMode) {
         self.bytes = bytes
@@ -92,9 +94,9 @@ struct ClusterScanner {
         if byte < 0x80 { return (Int32(byte), 1, CodePointProperties(bits: 0x5)) }
         let length = UTF8Repair.validSequenceLength(bytes, index)
         // Sanitized text is valid; a stray byte is measured as U+FFFD.
-        guard length > 0 else { return (0xFFFD, 1, CodePointProperties.of(0xFFFD)) }
+        guard length > 0 else { return (0xFFFD, 1, table.of(0xFFFD)) }
         let value = Sanitizer.decode(bytes, index, length)
-        return (Int32(bitPattern: value), length, CodePointProperties.of(value))
+        return (Int32(bitPattern: value), length, table.of(value))
     }
 
     /// `grapheme` mode: one extended grapheme cluster, starting at `position`.

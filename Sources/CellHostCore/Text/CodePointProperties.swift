@@ -32,15 +32,29 @@ struct CodePointProperties {
 
     /// The properties of `scalar` (a valid Unicode scalar value).
     @inline(__always)
-    static func of(_ scalar: UInt32) -> CodePointProperties {
-        let page = Int(scalar >> 8)
-        guard page < pageCount else { return CodePointProperties(bits: 0x1) }
-        let address = pages[page].load(ordering: .acquiring)
-        let table = address != 0 ? UnsafePointer<UInt8>(bitPattern: address).unsafelyUnwrapped : fill(page)
-        return CodePointProperties(bits: table[Int(scalar & 0xFF)])
+    static func of(_ scalar: UInt32) -> CodePointProperties { table.of(scalar) }
+
+    /// The table itself, for a loop over many code points: `pages` is a
+    /// lazily initialized static, checked (`swift_once`) where it is read,
+    /// so a loop reads it once instead of once per code point.
+    static var table: Table { Table(pages: pages) }
+
+    /// A handle on the filled pages.
+    struct Table {
+        fileprivate let pages: UnsafeMutablePointer<Atomic<UInt>>
+
+        /// The properties of `scalar` (a valid Unicode scalar value).
+        @inline(__always)
+        func of(_ scalar: UInt32) -> CodePointProperties {
+            let page = Int(scalar >> 8)
+            guard page < CodePointProperties.pageCount else { return CodePointProperties(bits: 0x1) }
+            let address = pages[page].load(ordering: .acquiring)
+            let table = address != 0 ? UnsafePointer<UInt8>(bitPattern: address).unsafelyUnwrapped : CodePointProperties.fill(page)
+            return CodePointProperties(bits: table[Int(scalar & 0xFF)])
+        }
     }
 
-    private static let pageCount = 0x110000 >> 8
+    fileprivate static let pageCount = 0x110000 >> 8
 
     /// One slot per page: the address of its 256 entries, 0 until filled.
     /// Allocated once and never freed (as a static).
@@ -50,7 +64,7 @@ struct CodePointProperties {
         return pages
     }()
 
-    private static func fill(_ page: Int) -> UnsafePointer<UInt8> {
+    fileprivate static func fill(_ page: Int) -> UnsafePointer<UInt8> {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
         for offset in 0..<256 {
             let scalar = UInt32(page << 8 | offset)

@@ -55,6 +55,7 @@ public enum Sanitizer {
                                    ascii: inout Bool) -> Int {
         var position = start
         let count = input.count
+        let table = CodePointProperties.table
         while position < count {
             // Eight bytes of printable ASCII at a time.
             if let base = input.baseAddress {
@@ -75,7 +76,7 @@ public enum Sanitizer {
             let length = UTF8Repair.validSequenceLength(input, position)
             guard length > 0 else { break }
             let scalar = decode(input, position, length)
-            guard scalar >= 0xA0, !CodePointProperties.of(scalar).isHiddenFormat else { break }
+            guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
             ascii = false
             position += length
         }
