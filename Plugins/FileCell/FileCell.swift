@@ -171,29 +171,48 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
             return .declined
         }
 
-        cell.append(file.tag + " ", style: .accent)
+        Self.appendJoined(file.tag, " ", separator: "", style: .accent, to: &cell) // tag + " ": "[PDF] "
         cell.append(file.name, style: .strong)
 
         // "size · MIME · notice", or whichever of the three there are.
-        var details = ""
-        func add(_ part: String?) {
-            guard let part else { return }
-            if !details.isEmpty { details += " · " }
-            details += part
-        }
-        add(file.size)
-        add(file.mime)
-        add(file.notice)
-        if !details.isEmpty {
-            cell.lineBreak()
-            cell.append(details, style: .muted)
-        }
+        Self.appendJoined(file.size, file.mime, file.notice, separator: " · ", style: .muted, lineBreakFirst: true,
+                          to: &cell)
         if !caption.isEmpty {
             cell.lineBreak()
             // A caption is message text: its markup counts, as in a text message.
             InlineMarkup.append(caption, to: &cell)
         }
         return .rendered
+    }
+
+    /// Appends the parts there are (not nil), `separator` after each
+    /// non-empty stretch that another part follows, as one piece of text
+    /// (written into temporary storage instead of a `String` built with
+    /// `+=`); nothing when that text is empty, else `lineBreakFirst` puts
+    /// a line break before it.
+    static func appendJoined(_ first: String?, _ second: String?, _ third: String? = nil, separator: StaticString,
+                             style: Style, lineBreakFirst: Bool = false, to cell: inout CellBuilder) {
+        let separatorBytes = UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)
+        let capacity = (first?.utf8.count ?? 0) + (second?.utf8.count ?? 0) + (third?.utf8.count ?? 0)
+            + 2 * separatorBytes.count
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var end = 0
+            func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes)
+                end += bytes.count
+            }
+            func add(_ part: String?) {
+                guard var part else { return }
+                if end > 0 { write(separatorBytes) }
+                part.withUTF8(write)
+            }
+            add(first)
+            add(second)
+            add(third)
+            guard end > 0 else { return }
+            if lineBreakFirst { cell.lineBreak() }
+            cell.append(utf8: UnsafeBufferPointer(rebasing: buffer[..<end]), style: style)
+        }
     }
 
     /// `[PDF] itinerary.pdf`.

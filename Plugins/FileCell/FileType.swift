@@ -230,13 +230,16 @@ enum FileTypeChoice {
     static func essence(of mime: String) -> String {
         // Almost always already bare and lower-case (libmagic's answers,
         // most messages' types): one scan of the bytes, no new string.
-        var bare = true
-        for byte in mime.utf8 where byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ")
-            || byte == UInt8(ascii: "\t") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte >= 0x80 {
-            bare = false
-            break
+        // The bytes in place when the string has them contiguous (a native
+        // string: always here), else through its UTF-8 view.
+        func isBare<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+            for byte in bytes where byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ")
+                || byte == UInt8(ascii: "\t") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte >= 0x80 {
+                return false
+            }
+            return true
         }
-        if bare { return mime }
+        if mime.utf8.withContiguousStorageIfAvailable(isBare) ?? isBare(mime.utf8) { return mime }
         let end = mime.firstIndex(of: ";") ?? mime.endIndex
         var type = Substring(mime[..<end])
         while let first = type.first, first == " " || first == "\t" { type = type.dropFirst() }

@@ -31,7 +31,6 @@
  */
 #include <cellhost/cellhost.h>
 
-#include <inttypes.h> /* PRId64 */
 #include <stdio.h>    /* snprintf */
 #include <string.h>   /* strlen */
 
@@ -43,9 +42,10 @@
  * "… and N more". */
 #define POLL_MAX_SHOWN_OPTIONS 64
 
-/* A bar is appended in chunks of this many blocks, so no buffer has to be
- * as wide as the terminal. */
-#define POLL_BAR_CHUNK 32
+/* A bar is appended in chunks of this many blocks (one append for any bar
+ * of a terminal up to 268 columns), so no buffer has to be as wide as the
+ * widest terminal. */
+#define POLL_BAR_CHUNK 256
 
 /* UTF-8 spelled out as bytes so the source does not depend on the
  * compiler's execution character set. */
@@ -137,6 +137,76 @@ static void warn(const cellhost_host *host, const cellhost_message *msg,
     g_log->log(host, CELLHOST_LOG_WARNING, line);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Numbers and paths, written by hand                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The render path writes a dozen numbers and paths per poll. snprintf parses
+ * its format every time (about 1000 instructions a call); these write the
+ * same characters directly. snprintf stays for the rare warning lines.
+ */
+
+/* The most characters put_u64 writes: UINT64_MAX has 20 digits. */
+#define POLL_U64_DIGITS 20
+
+/* Writes `v` in decimal at `dst` (no NUL) and returns the characters written. */
+static size_t put_u64(char *dst, uint64_t v)
+{
+    char digits[POLL_U64_DIGITS];
+    size_t n = 0, i;
+
+    do {
+        digits[n++] = (char)('0' + (int)(v % 10u));
+        v /= 10u;
+    } while (v > 0);
+    for (i = 0; i < n; i++)
+        dst[i] = digits[n - 1 - i];
+    return n;
+}
+
+/* Writes `v` in decimal, with a '-' when negative (as "%" PRId64 does). */
+static size_t put_i64(char *dst, int64_t v)
+{
+    if (v >= 0)
+        return put_u64(dst, (uint64_t)v);
+    dst[0] = '-';
+    /* -(v + 1) + 1 cannot overflow, even for INT64_MIN. */
+    return 1 + put_u64(dst + 1, (uint64_t)(-(v + 1)) + 1u);
+}
+
+/* Copies the NUL-terminated `s` to `dst` (without the NUL); returns its length. */
+static size_t put_str(char *dst, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(dst, s, n);
+    return n;
+}
+
+/* "<votes> (<pct>%)", as "%" PRId64 " (%d%%)" writes it; returns the length.
+ * `dst` needs 1 + 20 + 2 + 11 + 2 characters at most. */
+static size_t put_votes(char *dst, int64_t votes, int pct)
+{
+    size_t n = put_i64(dst, votes);
+    dst[n++] = ' ';
+    dst[n++] = '(';
+    n += put_i64(dst + n, (int64_t)pct);
+    dst[n++] = '%';
+    dst[n++] = ')';
+    return n;
+}
+
+/* "poll.options.<i><field>" with a NUL: the path of one option's field. */
+#define POLL_OPTIONS_PREFIX "poll.options."
+#define OPTION_PATH_SIZE 64
+static void option_path(char path[OPTION_PATH_SIZE], size_t i, const char *field)
+{
+    size_t n = put_str(path, POLL_OPTIONS_PREFIX);
+    n += put_u64(path + n, (uint64_t)i);
+    n += put_str(path + n, field); /* ".votes" or ".text": fits in 64 */
+    path[n] = '\0';
+}
+
 /*
  * The vote count of option `i`. Every look-up answers FOUND, MISSING or
  * WRONG_TYPE, and the out-parameter is written only on FOUND. "votes" is
@@ -146,27 +216,28 @@ static void warn(const cellhost_host *host, const cellhost_message *msg,
 static int64_t option_votes(const cellhost_message *msg,
                             size_t i)
 {
-    char path[64];
+    char path[OPTION_PATH_SIZE];
     int64_t votes = 0;
 
-    snprintf(path, sizeof path, "poll.options.%zu.votes", i);
+    option_path(path, i, ".votes");
     if (g_message->integer(msg, path, &votes) != CELLHOST_FOUND || votes < 0)
         return 0;
     return votes;
 }
 
+/* POLL_BAR_CHUNK full blocks, spelled out once (and a NUL). */
+#define POLL_BLOCKS_4 POLL_BLOCK POLL_BLOCK POLL_BLOCK POLL_BLOCK
+#define POLL_BLOCKS_16 POLL_BLOCKS_4 POLL_BLOCKS_4 POLL_BLOCKS_4 POLL_BLOCKS_4
+#define POLL_BLOCKS_64 POLL_BLOCKS_16 POLL_BLOCKS_16 POLL_BLOCKS_16 POLL_BLOCKS_16
+static const char bar_blocks[POLL_BAR_CHUNK * POLL_BLOCK_BYTES + 1] =
+    POLL_BLOCKS_64 POLL_BLOCKS_64 POLL_BLOCKS_64 POLL_BLOCKS_64;
+
 /* Append `blocks` full-block characters in the accent style. */
 static void append_bar(cellhost_builder *out, uint32_t blocks)
 {
-    char chunk[POLL_BAR_CHUNK * POLL_BLOCK_BYTES];
-    uint32_t i;
-
-    for (i = 0; i < POLL_BAR_CHUNK; i++)
-        memcpy(chunk + i * POLL_BLOCK_BYTES, POLL_BLOCK, POLL_BLOCK_BYTES);
-
     while (blocks > 0) {
         uint32_t n = blocks < POLL_BAR_CHUNK ? blocks : POLL_BAR_CHUNK;
-        g_builder->append(out, chunk, (size_t)n * POLL_BLOCK_BYTES, CELLHOST_STYLE_ACCENT);
+        g_builder->append(out, bar_blocks, (size_t)n * POLL_BLOCK_BYTES, CELLHOST_STYLE_ACCENT);
         blocks -= n;
     }
 }
@@ -206,9 +277,11 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
     size_t option_count = 0, shown, i;
     int64_t total = 0, max_votes = 0;
     int64_t votes[POLL_MAX_SHOWN_OPTIONS];
+    int pcts[POLL_MAX_SHOWN_OPTIONS];
     size_t longest_suffix = 0;
     uint32_t bar_columns;
     char buf[96];
+    size_t n;
 
     (void)self; /* no per-instance state: instance_size is 0 */
     (void)_cmd;
@@ -265,10 +338,10 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
      *    allows for, the bars shrink so that every bar line still fits the
      *    width. All bars share one scale, so they can be compared.          */
     for (i = 0; i < shown; i++) {
-        int n = snprintf(buf, sizeof buf, " %" PRId64 " (%d%%)", votes[i],
-                         percent(votes[i], total));
-        if (n > 0 && (size_t)n > longest_suffix)
-            longest_suffix = (size_t)n;
+        pcts[i] = percent(votes[i], total);
+        n = 1 + put_votes(buf, votes[i], pcts[i]); /* " <votes> (<pct>%)" */
+        if (n > longest_suffix)
+            longest_suffix = n;
     }
     {
         int64_t w = (int64_t)ctx->width;
@@ -286,18 +359,21 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
 
     /* 5. One option per two lines: "  <text>", then "  <bar> <votes> (<pct>%)". */
     for (i = 0; i < shown; i++) {
-        char path[64];
+        char path[OPTION_PATH_SIZE];
         cellhost_string text;
         uint32_t blocks = 0;
 
         append_cstr(out, "  ", CELLHOST_STYLE_PLAIN);
-        snprintf(path, sizeof path, "poll.options.%zu.text", i);
+        option_path(path, i, ".text");
         if (g_message->string(msg, path, &text) == CELLHOST_FOUND) {
             append_string(out, text, CELLHOST_STYLE_PLAIN);
         } else {
-            /* An option without a usable text still gets its line and bar. */
-            snprintf(buf, sizeof buf, "(option %zu)", i + 1);
-            append_cstr(out, buf, CELLHOST_STYLE_MUTED);
+            /* An option without a usable text still gets its line and bar:
+             * "(option <i + 1>)" (i < POLL_MAX_SHOWN_OPTIONS: no overflow). */
+            n = put_str(buf, "(option ");
+            n += put_u64(buf + n, (uint64_t)i + 1u);
+            buf[n++] = ')';
+            g_builder->append(out, buf, n, CELLHOST_STYLE_MUTED);
         }
         g_builder->line_break(out);
 
@@ -311,23 +387,28 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
         append_cstr(out, "  ", CELLHOST_STYLE_PLAIN);
         append_bar(out, blocks);
         /* With no bar there is no separating space (the line reads "  0 (0%)"). */
-        snprintf(buf, sizeof buf, "%s%" PRId64 " (%d%%)", blocks > 0 ? " " : "",
-                 votes[i], percent(votes[i], total));
-        append_cstr(out, buf, CELLHOST_STYLE_PLAIN);
+        n = 0;
+        if (blocks > 0)
+            buf[n++] = ' ';
+        n += put_votes(buf + n, votes[i], pcts[i]);
+        g_builder->append(out, buf, n, CELLHOST_STYLE_PLAIN);
         g_builder->line_break(out);
     }
 
     /* 6. Options beyond the limit are summarized, not dropped silently.   */
     if (option_count > shown) {
-        snprintf(buf, sizeof buf, "  " POLL_ELLIPSIS " and %zu more", option_count - shown);
-        append_cstr(out, buf, CELLHOST_STYLE_MUTED);
+        n = put_str(buf, "  " POLL_ELLIPSIS " and ");
+        n += put_u64(buf + n, (uint64_t)(option_count - shown));
+        n += put_str(buf + n, " more");
+        g_builder->append(out, buf, n, CELLHOST_STYLE_MUTED);
         g_builder->line_break(out);
     }
 
     /* 7. Footer: "<total> vote(s)". There is no trailing line break, because
      *    the host ends the content after the last line.                    */
-    snprintf(buf, sizeof buf, "%" PRId64 " %s", total, total == 1 ? "vote" : "votes");
-    append_cstr(out, buf, CELLHOST_STYLE_MUTED);
+    n = put_i64(buf, total);
+    n += put_str(buf + n, total == 1 ? " vote" : " votes");
+    g_builder->append(out, buf, n, CELLHOST_STYLE_MUTED);
 
     return CELLHOST_RENDERED;
 }

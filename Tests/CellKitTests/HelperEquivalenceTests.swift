@@ -53,6 +53,24 @@ final class HelperEquivalenceTests: XCTestCase {
         }
     }
 
+    /// The drawing rounds a scaled value the way `rounded()` does, also
+    /// right at and beside each half step between two bars ([0, v, 1]
+    /// normalizes to exactly v).
+    func test_waveformRoundingAtHalfSteps() {
+        var values: [Double] = [0, 1, 0.5, 1.0.nextDown, 0.0.nextUp]
+        for step in 0..<8 {
+            for exact in [(Double(step) + 0.5) / 7, Double(step) / 7] {
+                values += [exact, exact.nextUp, exact.nextDown, exact.nextUp.nextUp, exact.nextDown.nextDown]
+            }
+        }
+        for value in values where value >= 0 && value <= 1 {
+            for width in [3, 5, 2] {
+                same(Waveform.draw([0, value, 1], width: width), ReferenceHelpers.draw([0, value, 1], width: width),
+                     "\(value) \(width)")
+            }
+        }
+    }
+
     func test_waveformAppend() {
         FakeHost.reset()
         var cell = FakeHost.builder()

@@ -55,7 +55,20 @@ public struct MediaFile: Sendable {
     public static func resolve(_ path: String, baseDirectory: String) -> String {
         if path.hasPrefix("/") || baseDirectory.isEmpty { return path }
         if baseDirectory == "/" { return "/" + path }
-        return baseDirectory + "/" + path
+        // `baseDirectory + "/" + path`, written into one new string (the two
+        // `+` make an intermediate one: some 800 instructions a message).
+        var base = baseDirectory, path = path
+        return base.withUTF8 { base in
+            path.withUTF8 { path in
+                let count = base.count + 1 + path.count
+                return String(unsafeUninitializedCapacity: count) { out in
+                    _ = out.initialize(fromContentsOf: base)
+                    out[base.count] = UInt8(ascii: "/")
+                    _ = UnsafeMutableBufferPointer(rebasing: out[(base.count + 1)...]).initialize(fromContentsOf: path)
+                    return count
+                }
+            }
+        }
     }
 
     /// Opens and reads `path` (resolved against `context.baseDirectory`).

@@ -54,6 +54,19 @@ public enum Waveform {
         return Int((clamped * Double(bars.count - 1)).rounded())
     }
 
+    /// The last UTF-8 byte of `bar(value)` (the first two are E2 96):
+    /// `barIndex` without a call into libm. The scaled value is in 0...7,
+    /// so `Int` truncates it to its floor, and the fraction it leaves is
+    /// exact; rounding half away from zero is then "fraction ≥ 0.5 goes up",
+    /// as `rounded()` does (the equivalence tests compare the two).
+    @inline(__always)
+    private static func barByte(_ value: Double) -> UInt8 {
+        let clamped = value.isFinite ? min(1, max(0, value)) : 0
+        let scaled = clamped * 7 // Double(bars.count - 1)
+        let whole = Int(scaled)
+        return 0x81 + UInt8(truncatingIfNeeded: scaled - Double(whole) >= 0.5 ? whole + 1 : whole)
+    }
+
     /// Calls `body` with the UTF-8 of `draw(samples, width:)`, computed in
     /// temporary storage with exactly the arithmetic of `normalize`,
     /// `resample` and `bar` (same operations, same order).
@@ -72,29 +85,36 @@ public enum Waveform {
                 if finite[k] < low { low = finite[k] }
                 if high < finite[k] { high = finite[k] }
             }
-            for k in 0..<n { finite[k] = high > low ? (finite[k] - low) / (high - low) : 0.5 }
+            if high > low {
+                let range = high - low
+                for k in 0..<n { finite[k] = (finite[k] - low) / range }
+            } else {
+                for k in 0..<n { finite[k] = 0.5 }
+            }
             // resample, then one 3-byte bar per value (U+2581 … U+2588).
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { text in
-                if n < count {
-                    // Upsampling repeats samples: find each sample's bar once.
-                    for k in 0..<n { finite[k] = Double(barIndex(finite[k])) }
-                }
-                for i in 0..<count {
-                    let bar: Int
-                    if n == count {
-                        bar = barIndex(finite[i])
-                    } else if n < count {
-                        bar = Int(finite[min(n - 1, (2 * i + 1) * n / (2 * count))])
-                    } else {
+                if n <= count {
+                    // Each sample's own bar (n == count), or the nearest
+                    // sample's (n < count, which repeats samples): find each
+                    // sample's bar once.
+                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { barBytes in
+                        for k in 0..<n { barBytes[k] = barByte(finite[k]) }
+                        for i in 0..<count {
+                            text[3 * i] = 0xE2
+                            text[3 * i + 1] = 0x96
+                            text[3 * i + 2] = barBytes[n == count ? i : min(n - 1, (2 * i + 1) * n / (2 * count))]
+                        }
+                    }
+                } else {
+                    for i in 0..<count {
                         let start = i * n / count
                         let end = max(start + 1, (i + 1) * n / count)
                         var sum = 0.0
                         for k in start..<end { sum = sum + finite[k] }
-                        bar = barIndex(sum / Double(end - start))
+                        text[3 * i] = 0xE2
+                        text[3 * i + 1] = 0x96
+                        text[3 * i + 2] = barByte(sum / Double(end - start))
                     }
-                    text[3 * i] = 0xE2
-                    text[3 * i + 1] = 0x96
-                    text[3 * i + 2] = 0x81 + UInt8(bar)
                 }
                 return body(UnsafeBufferPointer(text))
             }
