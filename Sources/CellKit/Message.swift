@@ -217,17 +217,22 @@ public struct Message {
     public func lookupNumbers(_ path: String) -> Lookup<[Double]> {
         guard let api, let numbers = api.pointee.numbers else { return .missing }
         return path.withCString { cPath in
-            var length = 0
-            let counted = api.pointee.count(handle, cPath, &length)
-            // size_t comes in as Int: a length beyond Int.max reads negative.
-            guard counted == LookupCode.found, length >= 0 else { return Self.lookup(counted) { [] }.wrongIfFound }
-            var answer: cellhost_lookup = LookupCode.wrongType
-            let all = [Double](unsafeUninitializedCapacity: length) { out, initialized in
-                var written = 0
-                answer = numbers(handle, cPath, out.baseAddress, out.count, &written)
-                initialized = answer == LookupCode.found ? min(max(written, 0), out.count) : 0
+            // Most arrays (a waveform) fit a small buffer: one call. The host
+            // reports the whole length, so a longer one is read again whole.
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 64) { small in
+                var length = 0
+                let answer = numbers(handle, cPath, small.baseAddress, small.count, &length)
+                // size_t comes in as Int: a length beyond Int.max reads negative.
+                guard answer == LookupCode.found, length >= 0 else { return Self.lookup(answer) { [] }.wrongIfFound }
+                if length <= small.count { return .found(Array(small[..<length])) }
+                var again: cellhost_lookup = LookupCode.wrongType
+                let all = [Double](unsafeUninitializedCapacity: length) { out, initialized in
+                    var written = 0
+                    again = numbers(handle, cPath, out.baseAddress, out.count, &written)
+                    initialized = again == LookupCode.found ? min(max(written, 0), out.count) : 0
+                }
+                return Self.lookup(again) { all }
             }
-            return Self.lookup(answer) { all }
         }
     }
 

@@ -177,44 +177,44 @@ enum HostExtensions {
             MessageAccess.fill(message, out)
         }
         api.string = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard message.document.kind(node) == .string else { return false }
-                if let out { out.pointee = message.arena.storeSanitized(message.document, node) }
+            MessageAccess.lookup(handle, path) { message, document, node in
+                guard document.kind(node) == .string else { return false }
+                if let out { out.pointee = message.arena.storeSanitized(document, node) }
                 return true
             }
         }
         api.number = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.number(node) else { return false }
+            MessageAccess.lookup(handle, path) { _, document, node in
+                guard let value = document.number(node) else { return false }
                 out?.pointee = value
                 return true
             }
         }
         api.integer = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.integer(node) else { return false }
+            MessageAccess.lookup(handle, path) { _, document, node in
+                guard let value = document.integer(node) else { return false }
                 out?.pointee = value
                 return true
             }
         }
         api.boolean = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                guard let value = message.document.bool(node) else { return false }
+            MessageAccess.lookup(handle, path) { _, document, node in
+                guard let value = document.bool(node) else { return false }
                 out?.pointee = value
                 return true
             }
         }
         api.count = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, node in
-                let kind = message.document.kind(node)
+            MessageAccess.lookup(handle, path) { _, document, node in
+                let kind = document.kind(node)
                 guard kind == .array || kind == .object else { return false }
-                out?.pointee = message.document.count(node)
+                out?.pointee = document.count(node)
                 return true
             }
         }
         api.numbers = { handle, path, out, capacity, count in
-            MessageAccess.lookup(handle, path) { message, node in
-                MessageAccess.numbers(message.document, node, out, capacity, count)
+            MessageAccess.lookup(handle, path) { _, document, node in
+                MessageAccess.numbers(document, node, out, capacity, count)
             }
         }
         return table(api)
@@ -306,20 +306,24 @@ enum MessageAccess {
         }
     }
 
+    /// Resolves `path` in the message `handle` points at and hands the
+    /// node to `read` (with the document, read once: each read of the
+    /// stored property would retain and release its buffers).
     static func lookup(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                       _ read: (Message, Int) -> Bool) -> cellhost_lookup {
+                       _ read: (Message, JSONDocument, Int) -> Bool) -> cellhost_lookup {
         guard let message = Message.from(handle), let path else { return cellhost_lookup(CELLHOST_MISSING) }
         let length = strnlen(path, 256)
         guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
+        let document = message.document
         // `text`, which nearly every cell reads, was found while loading.
         let node = length == 4 && memcmp(path, "text", 4) == 0
             ? message.textNode
             : path.withMemoryRebound(to: UInt8.self, capacity: length) {
-                message.document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
+                document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
             }
         guard let node else { return cellhost_lookup(CELLHOST_MISSING) }
-        if message.document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }
-        return cellhost_lookup(read(message, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE)
+        if document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }
+        return cellhost_lookup(read(message, document, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE)
     }
 
     /// `numbers`: every element of an array of numbers, checked before

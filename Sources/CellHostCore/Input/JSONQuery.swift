@@ -180,17 +180,26 @@ extension JSONDocument {
     public func integer(_ index: Int) -> Int64? {
         let node = nodes[index]
         guard node.kind == .number else { return nil }
-        var position = Int(node.start)
-        let end = Int(node.end)
-        let negative = bytes[position] == UInt8(ascii: "-")
-        if negative { position += 1 }
+        return bytes.withUnsafeBufferPointer {
+            Self.integer(UnsafeBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)]))
+        }
+    }
+
+    /// The integer a number literal spells (`-`, digits, and a fraction of
+    /// zeros at most), when it fits in 64 bits.
+    static func integer(_ literal: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard let base = literal.baseAddress, !literal.isEmpty else { return nil }
+        let end = literal.count
+        let negative = base[0] == UInt8(ascii: "-")
+        var position = negative ? 1 : 0
         // Accumulate negatively so that Int64.min is representable.
         var value: Int64 = 0
         while position < end {
-            let digit = bytes[position] &- 0x30
+            let digit = base[position] &- 0x30
             guard digit < 10 else {
                 // A fraction of zeros ("3.0") is still an integer.
-                guard fractionIsZero(from: position, to: end) else { return nil }
+                guard base[position] == UInt8(ascii: "."),
+                      !literal[(position + 1)...].contains(where: { $0 != UInt8(ascii: "0") }) else { return nil }
                 break
             }
             let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
@@ -201,12 +210,6 @@ extension JSONDocument {
         }
         if negative { return value }
         return value == Int64.min ? nil : -value
-    }
-
-    private func fractionIsZero(from start: Int, to end: Int) -> Bool {
-        guard bytes[start] == UInt8(ascii: ".") else { return false }
-        for position in (start + 1)..<end where bytes[position] != UInt8(ascii: "0") { return false }
-        return true
     }
 
     /// The boolean at `index`.
