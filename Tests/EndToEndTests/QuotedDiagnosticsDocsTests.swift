@@ -1,193 +1,76 @@
 import Foundation
 import XCTest
 
-/// docs/cli.md, import.md, install.md, check-plugin.md and reliability.md
-/// cannot drift from the host: every diagnostic they quote is a whole line of
-/// what the real `cellhost` prints on stderr in the situation the text
-/// describes. (docs/plugin-abi.md has PluginABIDocsTests.)
+/// docs/cli.md, import.md, install.md, check-plugin.md, reliability.md, the
+/// manual page docs/man/cellhost.1 and docs/abi/log.md cannot drift from the
+/// host: every diagnostic they quote is a whole line of what the real
+/// `cellhost` prints on stderr in the situation the text describes.
+/// (docs/plugin-abi.md has PluginABIDocsTests; docs/import/ has
+/// ImportDocsQuotesTests.)
 ///
 /// A quote is a line starting `cellhost: ` inside a fenced block, or an
 /// inline code span starting `cellhost: ` (a span may run over a line break,
-/// which reads as a space); a bare `cellhost: ` is the prefix, not a quote.
+/// which reads as a space); in the manual page, a font macro line (`.B …`)
+/// or text line starting `cellhost: ` once its escapes (`\-`, …) are
+/// resolved. A bare `cellhost: ` is the prefix, not a quote.
 /// Each quote is claimed by exactly one case below, by a marker it contains;
 /// the case reproduces the situation in a directory of its own and returns
 /// the host's stderr. Where a quote shows a placeholder (`FILE`, `DIR`,
-/// `/path`, the config file's example path), the case says what it stands for
-/// in its run, and the quote with those values put in must be a whole line of
-/// stderr. A quote no case claims fails the test, and so does a case whose
-/// marker no document quotes any more.
+/// `/path`, `…`, the config file's example path), the case says what it
+/// stands for in its run, and the quote with those values put in must be a
+/// whole line of stderr. A quote no case claims fails the test, and so does a
+/// case whose marker no document quotes any more. (The machinery is in
+/// Support/QuotedDiagnostics.swift.)
 final class QuotedDiagnosticsDocsTests: EndToEndTestCase {
 
-    /// The documents checked here, under docs/.
-    static let documents = ["cli.md", "import.md", "install.md", "check-plugin.md", "reliability.md"]
+    typealias Case = QuoteCase<QuotedDiagnosticsDocsTests>
+    typealias Produced = QuoteProduced
+
+    /// The documents checked here, under docs/, and the cases of their quotes.
+    static let checks = QuoteChecks(
+        documents: ["cli.md", "import.md", "install.md", "check-plugin.md", "reliability.md", "man/cellhost.1", "abi/log.md"],
+        cases: cases)
 
     // MARK: - Tests
 
     func test_cliDoc_quotesTheDiagnosticsTheHostPrints() throws {
-        try checkQuotes(of: "cli.md")
+        try Self.checks.check("cli.md", in: self)
     }
 
     func test_importDoc_quotesTheDiagnosticsTheHostPrints() throws {
-        try checkQuotes(of: "import.md")
+        try Self.checks.check("import.md", in: self)
     }
 
     func test_installDoc_quotesTheDiagnosticsTheHostPrints() throws {
-        try checkQuotes(of: "install.md")
+        try Self.checks.check("install.md", in: self)
     }
 
     func test_checkPluginDoc_quotesTheDiagnosticsTheHostPrints() throws {
-        try checkQuotes(of: "check-plugin.md")
+        try Self.checks.check("check-plugin.md", in: self)
     }
 
     func test_reliabilityDoc_quotesTheDiagnosticsTheHostPrints() throws {
-        try checkQuotes(of: "reliability.md")
+        try Self.checks.check("reliability.md", in: self)
     }
 
-    /// The quotes of each document are exactly the ones the cases cover:
-    /// every quote is claimed by one case (a quote added without a case
-    /// fails here, named), and every marker of every case is still quoted.
-    /// Runs nothing.
+    func test_manPage_quotesTheDiagnosticsTheHostPrints() throws {
+        try Self.checks.check("man/cellhost.1", in: self)
+    }
+
+    func test_logExtensionDoc_quotesTheWarningTheHostPrints() throws {
+        try Self.checks.check("abi/log.md", in: self)
+    }
+
+    /// Every quote of these documents is claimed by one case, and every
+    /// marker of every case is still quoted. Runs nothing.
     func test_everyQuotedDiagnostic_hasExactlyOneCase_andEveryCaseAQuote() throws {
-        var all: [Quote] = []
-        for name in Self.documents {
-            let quotes = try self.quotes(of: name)
-            XCTAssertFalse(quotes.isEmpty, "docs/\(name) quotes no `cellhost: ` diagnostic any more; drop it from the documents checked")
-            all += quotes
-            for quote in quotes where Self.owners(of: quote).count != 1 {
-                XCTFail(Self.unclaimed(quote))
-            }
-        }
-        for item in Self.cases {
-            for marker in item.markers where !all.contains(where: { $0.text.contains(marker) }) {
-                XCTFail("no document quotes a diagnostic containing \(marker) any more; remove it from the case "
-                        + "“\(item.name)”")
-            }
-        }
-    }
-
-    // MARK: - Checking one document
-
-    /// Runs, for every quote of `docs/<name>`, the case that claims it, and
-    /// asserts that the quote (placeholders filled in) is a line of the
-    /// host's stderr. Each case runs once for all the quotes it claims.
-    private func checkQuotes(of name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let quotes = try self.quotes(of: name, file: file, line: line)
-        XCTAssertFalse(quotes.isEmpty, "docs/\(name) quotes its diagnostics as `cellhost: …`", file: file, line: line)
-        var claimed: [Int: [Quote]] = [:]
-        for quote in quotes {
-            let owners = Self.cases.indices.filter { Self.cases[$0].claims(quote) }
-            guard owners.count == 1 else {
-                XCTFail(Self.unclaimed(quote), file: file, line: line)
-                continue
-            }
-            claimed[owners[0], default: []].append(quote)
-        }
-        for index in claimed.keys.sorted() {
-            let item = Self.cases[index]
-            let workspace = try makeDirectory("\(name)-case-\(index)")
-            let produced = try item.produce(self, workspace)
-            let printed = Set(produced.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-            for quote in claimed[index] ?? [] {
-                let expected = Self.fillIn(quote.text, produced.placeholders)
-                XCTAssertTrue(printed.contains(expected),
-                              "\(quote.place) quotes\n  \(quote.text)\n"
-                              + (expected == quote.text ? "" : "(in this run:\n  \(expected))\n")
-                              + "but for “\(item.name)” the host printed on stderr:\n\(produced.stderr)",
-                              file: file, line: line)
-            }
-        }
-    }
-
-    /// Why `quote`, claimed by no case or by several, cannot be checked.
-    static func unclaimed(_ quote: Quote) -> String {
-        let claimants = owners(of: quote)
-        if claimants.isEmpty {
-            return "\(quote.place) quotes a diagnostic no case of QuotedDiagnosticsDocsTests reproduces; add one that "
-                + "makes the host print it (or, if a case does, the quote lost that case's marker):\n  \(quote.text)"
-        }
-        return "\(quote.place) is claimed by several cases (\(claimants.map(\.name).joined(separator: "; "))); "
-            + "make their markers distinct:\n  \(quote.text)"
-    }
-
-    /// Puts into `quote` what each placeholder stands for: a placeholder is
-    /// replaced where it stands as a whole word (no letter or digit on
-    /// either side), longest first, in one pass.
-    static func fillIn(_ quote: String, _ placeholders: [String: String]) -> String {
-        guard !placeholders.isEmpty else { return quote }
-        let tokens = placeholders.keys.sorted { $0.count > $1.count }
-        func isWordCharacter(_ character: Character) -> Bool { character.isLetter || character.isNumber }
-        var result = ""
-        var index = quote.startIndex
-        scanning: while index < quote.endIndex {
-            let before = index == quote.startIndex ? nil : quote[quote.index(before: index)]
-            if before.map(isWordCharacter) != true {
-                for token in tokens where quote[index...].hasPrefix(token) {
-                    let end = quote.index(index, offsetBy: token.count)
-                    guard end == quote.endIndex || !isWordCharacter(quote[end]) else { continue }
-                    result += placeholders[token]!
-                    index = end
-                    continue scanning
-                }
-            }
-            result.append(quote[index])
-            index = quote.index(after: index)
-        }
-        return result
-    }
-
-    // MARK: - Reading the documents
-
-    /// One diagnostic a document quotes.
-    struct Quote {
-        /// The document's name under docs/.
-        let document: String
-        /// The line of the document the quote starts on.
-        let line: Int
-        /// The quoted diagnostic, `cellhost: ` included.
-        let text: String
-
-        var place: String { "docs/\(document):\(line)" }
-    }
-
-    /// Every quoted diagnostic of `docs/<name>`, once each, in document order.
-    private func quotes(of name: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Quote] {
-        let url = Self.packageRoot.appendingPathComponent("docs/\(name)")
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            XCTFail("cannot read \(url.path)", file: file, line: line)
-            throw HarnessError.fixtureMissing("docs/\(name)")
-        }
-        var seen = Set<String>()
-        return QuotedDiagnostics.find(in: text).compactMap { found in
-            seen.insert(found.text).inserted ? Quote(document: name, line: found.line, text: found.text) : nil
-        }
+        try Self.checks.checkCoverage()
     }
 
     // MARK: - Cases
 
-    /// One situation the documents describe, reproduced with the real host.
-    struct Case {
-        /// What it reproduces, for failure messages.
-        var name: String
-        /// The quotes containing one of these belong to this case.
-        var markers: [String]
-        /// Reproduces the situation in `workspace` (a new empty directory)
-        /// and returns what the host printed.
-        var produce: (QuotedDiagnosticsDocsTests, _ workspace: URL) throws -> Produced
-
-        func claims(_ quote: Quote) -> Bool { markers.contains { quote.text.contains($0) } }
-    }
-
-    /// What a case's run printed on stderr, and what the documents'
-    /// placeholders stand for in that run.
-    struct Produced {
-        var stderr: String
-        var placeholders: [String: String] = [:]
-    }
-
-    static func owners(of quote: Quote) -> [Case] { cases.filter { $0.claims(quote) } }
-
     static var cases: [Case] {
-        usageCases + inputCases + outputCases + pluginCases + configCases + importCases + checkPluginCases
+        usageCases + inputCases + outputCases + pluginCases + configCases + importCases + checkPluginCases + logCases
     }
 
     /// Options the host refuses (exit status 2).
@@ -444,17 +327,34 @@ final class QuotedDiagnosticsDocsTests: EndToEndTestCase {
                  markers: ["read as Telegram Desktop export", "messages imported", #"(the first: "2020-13-45T99:00:00")"#]) { test, workspace in
                 let dates = [118: "2020-13-45T99:00:00", 500: "2020-02-30T10:00:00"]
                 let export = TelegramExport(messages: 1203, dates: dates)
-                try test.writeFile("result.json", Data(export.lines.joined(separator: "\n").utf8 + [0x0A]), in: workspace)
+                try test.writeFile("result.json", export.data, in: workspace)
                 return try test.render(["result.json", "--verbose"], in: workspace, expectStatus: 0)
             },
             /// result.json, a Telegram export cut in the middle of a message
             /// on its line 5123.
             Case(name: "a truncated Telegram export", markers: ["(truncated?)"]) { test, workspace in
-                let export = TelegramExport(messages: 6000)
-                let kept = export.lines.prefix(5123)
-                let cut = kept.dropLast().joined(separator: "\n") + "\n" + String(kept.last!.prefix(20))
-                try test.writeFile("result.json", Data(cut.utf8), in: workspace)
+                try test.writeFile("result.json", TelegramExport(messages: 6000).cut(atLine: 5123), in: workspace)
                 return try test.render(["result.json"], in: workspace, expectStatus: 1)
+            },
+        ]
+    }
+
+    /// What plugins log through the cellhost.log extension.
+    private static var logCases: [Case] {
+        [
+            /// `render -` of a message whose cell (HostileCell of plugin
+            /// org.example.poll, Fixtures/hostile.c) logs a warning while it
+            /// renders; `…` is that warning's text (log.h's example).
+            Case(name: "a warning a plugin logs", markers: ["cellhost: org.example.poll: "]) { test, workspace in
+                let warning = "no cache directory; previews are slower"
+                let plugins = try test.makeDirectory("\(workspace.lastPathComponent)/plugins")
+                try test.compileFixture("hostile.c", as: "libpoll", extraFlags: [#"-DPLUGIN_ID="org.example.poll""#,
+                                                                                 #"-DRENDER_WARN="\#(warning)""#], into: plugins)
+                let result = try test.run(["render", "-", "--format", "plain"], env: ["CELLHOST_PLUGIN_PATH": plugins.path],
+                                          stdin: Data((#"{"id":"m3","type":"hostile","n":3}"# + "\n").utf8))
+                XCTAssertEqual(result.status, 0, "a warning is no error; stderr:\n\(result.stderr)")
+                XCTAssertTrue(result.stdout.contains("hostile cell rendered 3"), "the message is rendered: \(result.stdout)")
+                return Produced(stderr: result.stderr, placeholders: ["…": warning])
             },
         ]
     }
@@ -475,22 +375,6 @@ final class QuotedDiagnosticsDocsTests: EndToEndTestCase {
     }
 
     // MARK: - Running the host
-
-    /// Runs `cellhost <args>` expecting a usage error: exit status 2, nothing on stdout.
-    private func usageError(_ args: [String], env: [String: String] = [:]) throws -> Produced {
-        let result = try run(args, env: env, stdin: Data())
-        XCTAssertEqual(result.status, 2, "`cellhost \(args.joined(separator: " "))` is a usage error; stderr:\n\(result.stderr)")
-        XCTAssertEqual(result.stdout, "", "a usage error prints nothing on stdout")
-        return Produced(stderr: result.stderr)
-    }
-
-    /// Runs `cellhost render <args> --format json` in `directory` (so inputs
-    /// are named as the documents name them) and checks the exit status.
-    private func render(_ args: [String], in directory: URL, expectStatus: Int32) throws -> Produced {
-        let result = try run(["render"] + args + ["--format", "json"], currentDirectory: directory)
-        XCTAssertEqual(result.status, expectStatus, "`cellhost render \(args.joined(separator: " "))`; stderr:\n\(result.stderr)")
-        return Produced(stderr: result.stderr)
-    }
 
     /// `render` of the demo conversation with stdout on `stdout` and the
     /// shell redirection `redirection` after the command; exit status 3.
@@ -555,98 +439,5 @@ final class QuotedDiagnosticsDocsTests: EndToEndTestCase {
         said.append(errors.next() ?? "(nothing on stderr after the truncation)")
         XCTAssertTrue(process.isRunning, "--follow keeps going until interrupted")
         return Produced(stderr: said.joined(separator: "\n") + "\n")
-    }
-}
-
-/// A Telegram Desktop export of one personal chat, one message a line, so
-/// that message k is on line k + 5 of the file.
-private struct TelegramExport {
-    /// The file's lines.
-    let lines: [String]
-
-    /// `messages` messages; `dates` gives the `date` of the message on
-    /// each of the lines named (the others: 2024-03-01T09:15:00).
-    init(messages: Int, dates: [Int: String] = [:]) {
-        let head = ["{", #" "name": "Alice","#, #" "type": "personal_chat","#, #" "id": 1001,"#, #" "messages": ["#]
-        let body = (1...messages).map { id -> String in
-            let date = dates[head.count + id] ?? "2024-03-01T09:15:00"
-            return #"  {"id": \#(id), "type": "message", "date": "\#(date)", "from": "Alice", "from_id": "user1001", "text": "message \#(id)"}"#
-                + (id < messages ? "," : "")
-        }
-        lines = head + body + [" ]", "}"]
-    }
-}
-
-/// The diagnostics a Markdown text quotes.
-enum QuotedDiagnostics {
-    static let prefix = "cellhost: "
-
-    /// Every quote of `text`, in order, with the line it starts on: the
-    /// lines of fenced blocks that start with `cellhost: ` (after their
-    /// indentation), and the inline code spans outside them that do. A span
-    /// may run over line breaks within its paragraph (each reads as a
-    /// space); a bare `cellhost: ` quotes only the prefix and is skipped.
-    static func find(in text: String) -> [(line: Int, text: String)] {
-        var found: [(line: Int, text: String)] = []
-        var paragraph: [(line: Int, text: String)] = []
-        var inFence = false
-        func endParagraph() {
-            found += codeSpans(paragraph)
-            paragraph = []
-        }
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = offset + 1
-            let trimmed = raw.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("```") {
-                endParagraph()
-                inFence.toggle()
-            } else if inFence {
-                if trimmed.hasPrefix(prefix) { found.append((number, trimmed)) }
-            } else if trimmed.isEmpty {
-                endParagraph()
-            } else {
-                paragraph.append((number, trimmed))
-            }
-        }
-        endParagraph()
-        return found
-    }
-
-    /// The code spans of one paragraph (its lines with their indentation
-    /// removed) that start with `cellhost: `.
-    private static func codeSpans(_ lines: [(line: Int, text: String)]) -> [(line: Int, text: String)] {
-        guard !lines.isEmpty else { return [] }
-        // Each character with the document line it is on.
-        var characters: [(character: Character, line: Int)] = []
-        for (index, entry) in lines.enumerated() {
-            if index > 0 { characters.append(("\n", entry.line)) }
-            characters += entry.text.map { ($0, entry.line) }
-        }
-        func run(at start: Int) -> Int {
-            var end = start
-            while end < characters.count, characters[end].character == "`" { end += 1 }
-            return end - start
-        }
-        var spans: [(line: Int, text: String)] = []
-        var index = 0
-        while index < characters.count {
-            guard characters[index].character == "`" else { index += 1; continue }
-            let length = run(at: index)
-            // The closing run has the same length.
-            var close = index + length
-            while close < characters.count, !(characters[close].character == "`" && run(at: close) == length) {
-                close += characters[close].character == "`" ? run(at: close) : 1
-            }
-            guard close < characters.count else { index += length; continue }
-            var content = String(characters[(index + length)..<close].map { $0.character == "\n" ? " " : $0.character })
-            if content.count >= 2, content.first == " ", content.last == " ", content.contains(where: { $0 != " " }) {
-                content = String(content.dropFirst().dropLast())
-            }
-            if content.hasPrefix(prefix), content.dropFirst(prefix.count).contains(where: { $0 != " " }) {
-                spans.append((characters[index].line, content))
-            }
-            index = close + length
-        }
-        return spans
     }
 }

@@ -3,6 +3,7 @@
  *   loading:   CTOR_SEGV CTOR_ABORT CTOR_EXIT=N CTOR_UNDERSCORE_EXIT=N CTOR_HANG
  *              CTOR_RAISE=SIG CTOR_PRINT CTOR_PRINT_STDERR INIT_SEGV INIT_HANG INIT_PRINT
  *   rendering: RENDER_SEGV RENDER_HANG RENDER_ALLOC RENDER_PRINT RENDER_GARBAGE
+ *              RENDER_WARN="text" (logs text as a warning, then renders)
  *              (each only for messages whose integer field "n" is a multiple of 3)
  *   PLUGIN_ID="..." (default "test.hostile"), CLASS_NAME="..." (default "HostileCell")
  *   REGISTERS_AT_INIT: set CELLHOST_PLUGIN_REGISTERS_AT_INIT, so that the
@@ -107,6 +108,10 @@ static int32_t render(cellhost_object *self, cellhost_sel cmd, const cellhost_me
 #endif
 #ifdef RENDER_GARBAGE
         return 12345;
+#endif
+#ifdef RENDER_WARN
+        ((const cellhost_log_api *)ctx->host->get_extension(ctx->host, CELLHOST_EXT_LOG))
+            ->log(ctx->host, CELLHOST_LOG_WARNING, RENDER_WARN);
 #endif
     }
     char text[64];
