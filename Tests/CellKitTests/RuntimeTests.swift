@@ -451,13 +451,15 @@ final class MessageAccessTests: XCTestCase {
                                         "voice.waveform.\(Int.max)"])
     }
 
-    func test_numbersReadsTheWholeArrayInOneBulkCall() {
+    func test_numbers_readsAnArrayOfUpTo64InOneBulkCall_andALongerOneInASecondSizedToIt() {
         let long = (0..<1000).map { Double($0) }
-        FakeHost.reset(arrays: ["voice.waveform": [1, 2.5, 3], "w": long])
+        let full = (0..<64).map { Double($0) / 2 }
+        FakeHost.reset(arrays: ["voice.waveform": [1, 2.5, 3], "full": full, "w": long])
         XCTAssertEqual(FakeHost.message.numbers("voice.waveform"), [1, 2.5, 3])
+        XCTAssertEqual(FakeHost.message.numbers("full"), full)
         XCTAssertEqual(FakeHost.message.numbers("w"), long)
-        XCTAssertEqual(FakeHost.paths, ["voice.waveform", "voice.waveform", "w", "w"], "the length, then the elements")
-        XCTAssertEqual(FakeHost.bulkCapacities, [3, 1000], "one bulk call per array, sized to it")
+        XCTAssertEqual(FakeHost.paths, ["voice.waveform", "full", "w", "w"], "no separate length look-up")
+        XCTAssertEqual(FakeHost.bulkCapacities, [64, 64, 64, 1000], "a small buffer first; the whole array when longer")
     }
 
     func test_numbersTellsMissingFromWrongType() {
