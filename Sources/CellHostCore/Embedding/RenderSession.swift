@@ -165,10 +165,11 @@ public final class RenderSession {
         let renderer = self.renderer
         let walk = renderer.start(message, reusing: slot.spareWalk)
         walk.order = order
-        let runtime = host.runtime
-        runtime.logCapture = slot
-        runtime.baseDirectory = slot.baseDirectory
-        defer { runtime.logCapture = nil }
+        // This thread's call state, looked up once (a thread-local read).
+        let state = host.runtime.state
+        state.logCapture = slot
+        state.baseDirectory = slot.baseDirectory
+        defer { state.logCapture = nil }
         if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil || walk.isPaused {
             slot.walk = walk
             slot.width = contentWidth
@@ -183,10 +184,10 @@ public final class RenderSession {
     /// paused at a class that is not thread-safe.
     func resume(_ slot: RenderSlot) {
         guard slot.outcome == nil, let walk = slot.walk else { return }
-        let runtime = host.runtime
-        runtime.logCapture = slot
-        runtime.baseDirectory = slot.baseDirectory
-        defer { runtime.logCapture = nil }
+        let state = host.runtime.state
+        state.logCapture = slot
+        state.baseDirectory = slot.baseDirectory
+        defer { state.logCapture = nil }
         let renderer = self.renderer
         renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags)
         slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
@@ -230,10 +231,15 @@ public final class RenderSession {
         guard let outcome = slot.outcome else { return }
         slot.walk = nil
         let message = slot.message
-        host.runtime.logCapture = slot
-        host.runtime.baseDirectory = slot.baseDirectory
-        slot.quote = message.replyTo.flatMap(quote)
-        host.runtime.logCapture = nil
+        if let replyTo = message.replyTo {
+            let state = host.runtime.state
+            state.logCapture = slot
+            state.baseDirectory = slot.baseDirectory
+            slot.quote = quote(replyTo)
+            state.logCapture = nil
+        } else {
+            slot.quote = nil
+        }
         if !quoteNotes.isEmpty {
             slot.notes += quoteNotes
             quoteNotes.removeAll()
