@@ -247,6 +247,19 @@ private struct TapeParser {
     @inline(__always)
     static func key(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) throws -> Int {
         guard p < end, base[p] == UInt8(ascii: "\"") else { throw fail("expected a string key in object", at: p) }
+        // Most keys are short and plain: their closing quote is among the
+        // next eight bytes, with no backslash before it, and the colon and
+        // the value follow at once.
+        if p + 9 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + p + 1).loadUnaligned(as: UInt64.self))
+            let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
+            let close = p + 1 + stops.trailingZeroBitCount >> 3
+            if stops != 0, base[close] == UInt8(ascii: "\""), close + 2 < end, base[close + 1] == UInt8(ascii: ":"),
+               !isWhitespace(base[close + 2]) {
+                tape.append(.string, escaped: false, start: p + 1, end: close)
+                return close + 2
+            }
+        }
         let (after, escaped) = try string(base, p, end)
         tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
         let colon = skipWhitespace(base, after, end)
