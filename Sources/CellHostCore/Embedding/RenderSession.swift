@@ -138,7 +138,7 @@ public final class RenderSession {
     func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
-        try message.load(bytes, me: me)
+        try message.load(bytes, me: me, days: &host.runtime.state.days)
         slot.kind = .message
         slot.line = line
         slot.wrapped = false

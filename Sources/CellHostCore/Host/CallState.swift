@@ -28,6 +28,8 @@ public final class CallState: @unchecked Sendable {
     var baseDirectory: BaseDirectory
     /// The last error each plugin logged on this thread.
     var lastError: [String: String] = [:]
+    /// The date of the last timestamp this thread parsed (`Message.load`).
+    var days = RFC3339.DayCache()
     /// Counts this thread's plugin calls (`CallProgress`).
     public let progress = CallProgress()
     /// True on a render worker thread: only thread-safe classes may be

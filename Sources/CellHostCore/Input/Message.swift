@@ -34,7 +34,7 @@ public final class Message {
     /// A system message's `system.event` (`conversation` starts a new one).
     public internal(set) var systemEvent: String?
 
-    /// The date of the last timestamp read (most messages of a stream share it).
+    /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
     private var days = RFC3339.DayCache()
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
@@ -45,6 +45,14 @@ public final class Message {
 
     /// Parses `bytes` as a message. Throws when they are not a JSON object.
     public func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?) throws {
+        try load(bytes, me: me, days: &days)
+    }
+
+    /// `load(_:me:)` with the date of the last timestamp read kept in
+    /// `days`: a render thread's own (`CallState.days`), shared by every
+    /// message it parses, where a message's own would remember the date of
+    /// the record that used its slot a ring's length ago.
+    func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?, days: inout RFC3339.DayCache) throws {
         arena.reset()
         try document.parse(bytes)
         guard document.kind(JSONDocument.root) == .object else {
