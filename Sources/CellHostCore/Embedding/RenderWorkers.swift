@@ -117,6 +117,12 @@ final class RenderWorkers: @unchecked Sendable {
         let index = acquired % slots.count
         let slot = slots[index]
         slot.record.removeAll(keepingCapacity: true)
+        if slot.record.capacity < bytes.count {
+            // Slots and the reply-quote ring trade buffers (`RecentRecords`):
+            // a buffer grown to a power of two fits most records that come
+            // after it, so a steady stream stops reallocating.
+            slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
+        }
         slot.record.append(contentsOf: bytes)
         slot.recordIsMessage = false
         slot.line = line
