@@ -76,6 +76,24 @@ struct ClusterScanner {
         return mode == .wcwidth ? codePointUnit() : graphemeCluster()
     }
 
+    /// `next()`, except that a cluster of one column is joined by the
+    /// one-column code points after it that are clusters by themselves
+    /// (`loneCodePoint`): a run of Cyrillic or Greek letters, or a voice
+    /// message's waveform of block elements, comes back as one cluster
+    /// (not `isRun`: it may not be cut between bytes). For the wrapper,
+    /// which collects such clusters into one segment of a word anyway.
+    mutating func nextJoiningNarrow() -> Cluster? {
+        guard var cluster = next() else { return nil }
+        guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
+        // `lookaheadPosition` is `position` only when the call above left
+        // a code point that starts a cluster there (earlier ones are behind).
+        while position == lookaheadPosition, lookaheadProperties.width < 2, let more = loneCodePoint(at: position) {
+            cluster.end = more.end
+            cluster.width &+= more.width
+        }
+        return cluster
+    }
+
     /// The fast path for most non-ASCII text (letters of most scripts, CJK,
     /// symbols): the code point at `start` when it is a cluster (a unit in
     /// `wcwidth` mode) by itself, because the code point after it is ASCII,
