@@ -154,13 +154,24 @@ final class Chrome {
         var quoteLine: Range<Int>?
         if let replyTo = message.replyTo {
             let first = canvas.pieces.count
-            var text = "↪ "
+            // "↪ sender: preview" (or "↪ reply to id"), put together as
+            // bytes in a reused buffer instead of as a `String`.
+            quoteText.removeAll(keepingCapacity: true)
+            quoteText += [0xE2, 0x86, 0xAA, 0x20] // "↪ "
             if let original = quote {
-                text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
+                if !original.sender.isEmpty {
+                    quoteText += original.sender.utf8
+                    quoteText += [0x3A, 0x20] // ": "
+                }
+                quoteText += original.preview.utf8
             } else {
-                text += "reply to \(replyTo)"
+                quoteText += "reply to ".utf8
+                quoteText += replyTo.utf8
             }
-            canvas.pieces.append(fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas))
+            let piece = quoteText.withUnsafeBufferPointer {
+                fitted(utf8: $0, style: [.quote, .muted], maxWidth: contentWidth, canvas)
+            }
+            canvas.pieces.append(piece)
             quoteLine = first..<canvas.pieces.count
         }
         let footer = self.footer(message, canvas)
@@ -175,8 +186,11 @@ final class Chrome {
         for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
         // messages of one group stay distinguishable.
-        let firstGutter = constant("┃", style: .gutter, canvas)
-        let otherGutter = constant("│", style: .gutter, canvas)
+        // "┃" and "│", appended at once.
+        let gutterStart = Int32(truncatingIfNeeded: canvas.bytes.count)
+        canvas.bytes.append(contentsOf: Chrome.gutterBytes)
+        let firstGutter = Piece(start: gutterStart, end: gutterStart + 3, width: 1, style: .gutter)
+        let otherGutter = Piece(start: gutterStart + 3, end: gutterStart + 6, width: 1, style: .gutter)
         // The bubble's lines are built in local arrays (moved out of the
         // canvas and back), so each append needs no uniqueness check
         // through the class; each line's width is summed as it is built.
@@ -282,13 +296,11 @@ final class Chrome {
         return canvas.pieces.count > first ? first..<canvas.pieces.count : nil
     }
 
-    /// A piece for fixed chrome text that needs no sanitizing or measuring
-    /// (one column per character).
-    private func constant(_ text: StaticString, style: Style, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
-        canvas.bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style)
-    }
+    /// The UTF-8 of the two gutters, "┃" (a message's first line) then "│".
+    private static let gutterBytes: [UInt8] = [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82]
+
+    /// The reply quote's text being put together (kept for its capacity).
+    private var quoteText: [UInt8] = []
 
     private func header(_ header: Frame.Header, outgoing: Bool, _ canvas: CellCanvas) {
         let first = canvas.pieces.count
@@ -401,12 +413,17 @@ final class Chrome {
 
     /// Sanitized `text` as one piece, cut with "…" to `maxWidth` columns.
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
         var text = text
+        return text.withUTF8 { fitted(utf8: $0, style: style, maxWidth: maxWidth, canvas) }
+    }
+
+    /// `fitted` for text given as valid UTF-8.
+    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
         // Only the first columns are shown: a huge sender name or reply id
         // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
         let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
-        let clean = text.withUTF8 { Sanitizer.sanitize(StringArena.prefix($0, needed), into: &canvas.bytes) }
+        let clean = Sanitizer.sanitize(StringArena.prefix(text, needed), into: &canvas.bytes)
         let length = canvas.bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.
@@ -512,12 +529,34 @@ final class Chrome {
     }
 
     private func colorIndex(_ sender: String) -> Int {
+        // A conversation's groups alternate between a few senders: those
+        // met lately are compared first, without hashing the id.
+        for entry in recentColors where entry.sender == sender { return entry.index }
+        let index = assignedColorIndex(sender)
+        if recentColors.count < Chrome.recentColorsKept {
+            recentColors.append((sender, index))
+        } else {
+            recentColors[nextRecentColor] = (sender, index)
+            nextRecentColor = (nextRecentColor + 1) % Chrome.recentColorsKept
+        }
+        return index
+    }
+
+    /// The colour of `sender`: once given (or hashed, after the first 64
+    /// senders), it never changes, so `recentColors` may keep it.
+    private func assignedColorIndex(_ sender: String) -> Int {
         if let index = senderColors[sender] { return index }
         guard senderColors.count < 64 else { return Chrome.hashedColorIndex(sender) }
         let index = senderColors.count % 6
         senderColors[sender] = index
         return index
     }
+
+    /// Senders whose colour was asked for lately, with it (at most
+    /// `recentColorsKept`, the oldest replaced first).
+    private var recentColors: [(sender: String, index: Int)] = []
+    private var nextRecentColor = 0
+    private static let recentColorsKept = 8
 
     static func hashedColorIndex(_ sender: String) -> Int {
         var hash: UInt32 = 2166136261
