@@ -99,8 +99,10 @@ final class Chrome {
             return frame
         }
         var startsGroup = true
-        if let time = message.time {
-            let day = dayNumber(time)
+        // The local time, computed once for the day and the clock.
+        let parts = message.time.map(localTime)
+        if let time = message.time, let parts {
+            let day = Chrome.dayNumber(parts)
             if day != lastDay {
                 frame.day = dayLabel(time)
                 lastDay = day
@@ -118,7 +120,7 @@ final class Chrome {
             // A new day always starts a group (the sender was forgotten).
             frame.startsGroup = true
             frame.gap = wroteAnything
-            let time = message.time.map(clock)
+            let time = parts.map(Chrome.clock)
             if message.isOutgoing {
                 if time != nil { frame.header = Frame.Header(name: "", colorIndex: 0, time: time) }
             } else if !message.senderName.isEmpty || time != nil {
@@ -267,7 +269,6 @@ final class Chrome {
         let first = canvas.pieces.count
         var total = 0
         func add(_ text: String, _ style: Style, knownWidth: Int? = nil) {
-            let separator = canvas.pieces.count > first ? 2 : 0
             let piece: Piece
             if let knownWidth, knownWidth <= contentWidth {
                 // Fixed chrome text, measured before: no sanitizing or measuring.
@@ -277,6 +278,10 @@ final class Chrome {
             } else {
                 piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
             }
+            addPiece(piece)
+        }
+        func addPiece(_ piece: Piece) {
+            let separator = canvas.pieces.count > first ? 2 : 0
             // Keep the footer within the content width: later parts are dropped.
             guard canvas.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
             if separator > 0 { canvas.pieces.append(.padding(separator)) }
@@ -284,8 +289,12 @@ final class Chrome {
             total += separator + Int(piece.width)
         }
         if message.reactionsNode != nil {
-            let reactions = Chrome.reactions(message)
-            if !reactions.isEmpty { add(reactions, []) }
+            reactionText.removeAll(keepingCapacity: true)
+            Chrome.reactions(message, into: &reactionText)
+            if !reactionText.isEmpty {
+                let piece = reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, canvas) }
+                addPiece(piece)
+            }
         }
         if message.isEdited { add("edited", [.muted, .emphasis]) }
         if message.isOutgoing, let status = Chrome.statusText(message.status) {
@@ -299,6 +308,9 @@ final class Chrome {
     /// The UTF-8 of the two gutters, "┃" (a message's first line) then "│".
     private static let gutterBytes: [UInt8] = [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82]
 
+    /// The reactions line being put together (kept for its capacity).
+    private var reactionText: [UInt8] = []
+
     /// The reply quote's text being put together (kept for its capacity).
     private var quoteText: [UInt8] = []
 
@@ -307,7 +319,8 @@ final class Chrome {
         let time = header.time
         if outgoing {
             guard let time else { return }
-            let piece = fitted(time, style: .muted, maxWidth: width, canvas)
+            // `fitted`, without sanitizing and measuring `HH:MM`.
+            let piece = timePiece(time, afterName: false, canvas)
             add(.padding(width - Int(piece.width)), canvas)
             add(piece, canvas)
         } else {
@@ -507,25 +520,42 @@ final class Chrome {
     /// The reactions line: each emoji (its first 8 characters) with its
     /// count when above 1, two spaces apart; "" when there are none.
     static func reactions(_ message: Message) -> String {
-        let document = message.document
-        guard let list = message.reactionsNode, document.kind(list) == .array else { return "" }
         var text: [UInt8] = []
+        reactions(message, into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `reactions(_:)` as UTF-8, appended to `text` (empty for none): the
+    /// terminal footer reuses one buffer and makes no `String` of it.
+    static func reactions(_ message: Message, into text: inout [UInt8]) {
+        let document = message.document
+        guard let list = message.reactionsNode, document.kind(list) == .array else { return }
+        let start = text.count
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
                   var emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
             // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
             guard count >= 1 else { continue }
-            if !text.isEmpty { text += [0x20, 0x20] }
+            if text.count > start { text.append(0x20); text.append(0x20) }
             // Up to 8 bytes hold at most 8 characters: no need to count them.
             if emoji.utf8.count > 8 { emoji = String(emoji.prefix(8)) }
             emoji.withUTF8 { text.append(contentsOf: $0) }
             if count > 1 {
                 text.append(0x20)
-                text += count > 999_999 ? Array("999999+".utf8) : Array(String(count).utf8)
+                if count > 999_999 {
+                    text += "999999+".utf8
+                } else {
+                    // 2 to 999 999: its decimal digits, written in place.
+                    var divisor: Int64 = 1
+                    while divisor * 10 <= count { divisor *= 10 }
+                    while divisor > 0 {
+                        text.append(0x30 + UInt8(truncatingIfNeeded: count / divisor % 10))
+                        divisor /= 10
+                    }
+                }
             }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private func colorIndex(_ sender: String) -> Int {
@@ -568,14 +598,16 @@ final class Chrome {
         times.localTime(seconds)
     }
 
-    func dayNumber(_ seconds: Double) -> Int {
-        let parts = localTime(seconds)
-        return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
-    }
+    func dayNumber(_ seconds: Double) -> Int { Chrome.dayNumber(localTime(seconds)) }
+
+    /// The day of local time `parts`, as a number that changes at midnight.
+    static func dayNumber(_ parts: tm) -> Int { Int(parts.tm_year) * 400 + Int(parts.tm_yday) }
 
     /// `HH:MM`, built in place (a small string: no allocation).
-    func clock(_ seconds: Double) -> String {
-        let parts = localTime(seconds)
+    func clock(_ seconds: Double) -> String { Chrome.clock(localTime(seconds)) }
+
+    /// `HH:MM` of local time `parts`.
+    static func clock(_ parts: tm) -> String {
         let hour = UInt8(clamping: min(max(parts.tm_hour, 0), 99))
         let minute = UInt8(clamping: min(max(parts.tm_min, 0), 99))
         return String(unsafeUninitializedCapacity: 5) { text in
