@@ -296,7 +296,8 @@ final class Chrome {
                 addPiece(piece)
             }
         }
-        if message.isEdited { add("edited", [.muted, .emphasis]) }
+        // "edited" is printable ASCII: six columns, no need to measure it.
+        if message.isEdited { add("edited", [.muted, .emphasis], knownWidth: 6) }
         if message.isOutgoing, let status = Chrome.statusText(message.status) {
             let index = Int(message.status.rawValue)
             if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: status.text, mode: mode) }
