@@ -87,9 +87,28 @@ struct ClusterScanner {
         guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
         // `lookaheadPosition` is `position` only when the call above left
         // a code point that starts a cluster there (earlier ones are behind).
-        while position == lookaheadPosition, lookaheadProperties.width < 2, let more = loneCodePoint(at: position) {
-            cluster.end = more.end
-            cluster.width &+= more.width
+        // Each turn is `loneCodePoint` for that code point, when it takes
+        // one column, without making a `Cluster` of it.
+        while position == lookaheadPosition, lookaheadProperties.width < 2,
+              mode == .wcwidth || !lookaheadProperties.isPrepend {
+            let value = lookaheadValue
+            let next = position &+ lookaheadLength
+            if next < end, bytes[next] >= 0x80 {
+                guard let (following, followingLength) = decodeValid(at: next) else { break }
+                let followingProperties = table.of(following)
+                let startsUnit = mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster
+                guard startsUnit else { break }
+                lookaheadPosition = next
+                lookaheadLength = followingLength
+                lookaheadValue = following
+                lookaheadProperties = followingProperties
+            }
+            position = next
+            previous = Int32(bitPattern: value)
+            previousIsPrepend = false
+            if next < end { state = 0 }
+            cluster.end = Int32(truncatingIfNeeded: next)
+            cluster.width &+= 1
         }
         return cluster
     }
