@@ -59,6 +59,98 @@ final class TextFastPathTests: XCTestCase {
         }
     }
 
+    /// Sequences `ClusterScanner`'s fast decoding must not take for a code
+    /// point (overlong forms, surrogates, values above U+10FFFF, lone and
+    /// missing continuation bytes): each byte is measured as U+FFFD.
+    static let invalidSequences: [[UInt8]] = [
+        [0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xC3], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xE2, 0x96],
+        [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xF0, 0x80, 0x80, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x9F, 0x98],
+        [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xF8, 0x88, 0x80, 0x80], [0xFF], [0xE2, 0x41, 0x80],
+    ]
+
+    /// Text that is not valid UTF-8 (which the wrapper never sees, but
+    /// the scanner must not misread): the fast path's decoding agrees with
+    /// `UTF8Repair.validSequenceLength` on every sequence.
+    func test_clusters_matchTheReference_onTextWithInvalidSequences() {
+        var generator = SystemRandomNumberGenerator()
+        // Printable code points only: the scanner takes ASCII controls as letters.
+        let printable = Self.alphabet.filter { $0 >= 0x20 && $0 != 0x7F && !(0x80..<0xA0).contains($0) }
+        for _ in 0..<3000 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...30, using: &generator) {
+                if Int.random(in: 0..<4, using: &generator) == 0 {
+                    text += Self.invalidSequences.randomElement(using: &generator)!
+                } else {
+                    text += Array(String(Unicode.Scalar(printable.randomElement(using: &generator)!)!).utf8)
+                }
+            }
+            for mode in WidthMode.allCases {
+                let fast = text.withUnsafeBufferPointer { bytes in
+                    var clusters: [Cluster] = []
+                    DisplayWidth.clusters(bytes, 0..<bytes.count, mode: mode, into: &clusters)
+                    return clusters.map { [$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0, $0.isWide ? 1 : 0] }
+                }
+                let reference = text.withUnsafeBufferPointer { ReferenceClusters.clusters($0, mode: mode) }
+                XCTAssertEqual(fast, reference, "\(mode) \(text)")
+                if fast != reference { return }
+            }
+        }
+    }
+
+    /// `nextJoiningNarrow` gives `next`'s clusters, with runs of one-column
+    /// clusters (not ASCII runs or spaces) joined into one of their widths.
+    func test_nextJoiningNarrow_joinsOnlyRunsOfOneColumnClusters() {
+        var generator = SystemRandomNumberGenerator()
+        let narrow: [UInt32] = [0x436, 0x43B, 0xE9, 0x3B1, 0x2581, 0x2588, 0x301, 0x200D, 0x4E2D, 0x61, 0x20, 0x1F600, 0xFE0F, 0x600]
+        for _ in 0..<3000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...30, using: &generator) {
+                scalars.append(Unicode.Scalar(narrow.randomElement(using: &generator)!)!)
+            }
+            var raw = Array(String(scalars).utf8)
+            var text: [UInt8] = []
+            raw.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &text) }
+            raw = text
+            for mode in WidthMode.allCases {
+                raw.withUnsafeBufferPointer { bytes in
+                    var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
+                    var singles: [Cluster] = []
+                    while let cluster = scanner.next() { singles.append(cluster) }
+                    var joiner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
+                    var index = 0
+                    while let cluster = joiner.nextJoiningNarrow() {
+                        var parts: [Cluster] = []
+                        while index < singles.count, singles[index].end <= cluster.end { parts.append(singles[index]); index += 1 }
+                        let message = "\(mode) \(raw) at \(cluster.start)"
+                        XCTAssertEqual(parts.first?.start, cluster.start, message)
+                        XCTAssertEqual(parts.last?.end, cluster.end, message)
+                        if parts.count == 1 {
+                            let part = parts[0]
+                            XCTAssertEqual([part.width, part.isSpace ? 1 : 0, part.isWide ? 1 : 0, part.isRun ? 1 : 0],
+                                           [cluster.width, cluster.isSpace ? 1 : 0, cluster.isWide ? 1 : 0, cluster.isRun ? 1 : 0], message)
+                        } else {
+                            XCTAssertTrue(parts.allSatisfy { !$0.isRun && !$0.isSpace && !$0.isWide && $0.width == 1 }, message)
+                            XCTAssertEqual(Int(cluster.width), parts.count, message)
+                            XCTAssertFalse(cluster.isRun || cluster.isSpace || cluster.isWide, message)
+                        }
+                    }
+                    XCTAssertEqual(index, singles.count, "\(mode) \(raw)")
+                }
+            }
+        }
+        // A waveform is one cluster of its width.
+        let waveform = Array("▁▂▃▄▅▆▇█▁▂▃▄▅▆▇█".utf8)
+        for mode in WidthMode.allCases {
+            waveform.withUnsafeBufferPointer { bytes in
+                var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
+                let cluster = scanner.nextJoiningNarrow()
+                XCTAssertEqual(cluster?.end, Int32(bytes.count))
+                XCTAssertEqual(cluster?.width, 16)
+                XCTAssertNil(scanner.nextJoiningNarrow())
+            }
+        }
+    }
+
     func test_sanitize_matchesTheByteByByteReference_onRandomText() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
@@ -85,7 +177,8 @@ enum ReferenceClusters {
         var output: [[Int32]] = []
         var position = 0
         func scalar(_ at: Int) -> (Int32, Int) {
-            let length = max(1, UTF8Repair.validSequenceLength(bytes, at))
+            let length = UTF8Repair.validSequenceLength(bytes, at)
+            if bytes[at] >= 0x80 && length == 0 { return (0xFFFD, 1) } // a stray byte is measured as U+FFFD
             return bytes[at] < 0x80 ? (Int32(bytes[at]), 1) : (Int32(bitPattern: Sanitizer.decode(bytes, at, length)), length)
         }
         if mode == .wcwidth {

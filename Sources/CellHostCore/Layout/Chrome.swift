@@ -99,8 +99,10 @@ final class Chrome {
             return frame
         }
         var startsGroup = true
-        if let time = message.time {
-            let day = dayNumber(time)
+        // The local time, computed once for the day and the clock.
+        let parts = message.time.map(localTime)
+        if let time = message.time, let parts {
+            let day = Chrome.dayNumber(parts)
             if day != lastDay {
                 frame.day = dayLabel(time)
                 lastDay = day
@@ -118,7 +120,7 @@ final class Chrome {
             // A new day always starts a group (the sender was forgotten).
             frame.startsGroup = true
             frame.gap = wroteAnything
-            let time = message.time.map(clock)
+            let time = parts.map(Chrome.clock)
             if message.isOutgoing {
                 if time != nil { frame.header = Frame.Header(name: "", colorIndex: 0, time: time) }
             } else if !message.senderName.isEmpty || time != nil {
@@ -154,13 +156,24 @@ final class Chrome {
         var quoteLine: Range<Int>?
         if let replyTo = message.replyTo {
             let first = canvas.pieces.count
-            var text = "↪ "
+            // "↪ sender: preview" (or "↪ reply to id"), put together as
+            // bytes in a reused buffer instead of as a `String`.
+            quoteText.removeAll(keepingCapacity: true)
+            quoteText += [0xE2, 0x86, 0xAA, 0x20] // "↪ "
             if let original = quote {
-                text += original.sender.isEmpty ? original.preview : "\(original.sender): \(original.preview)"
+                if !original.sender.isEmpty {
+                    quoteText += original.sender.utf8
+                    quoteText += [0x3A, 0x20] // ": "
+                }
+                quoteText += original.preview.utf8
             } else {
-                text += "reply to \(replyTo)"
+                quoteText += "reply to ".utf8
+                quoteText += replyTo.utf8
             }
-            canvas.pieces.append(fitted(text, style: [.quote, .muted], maxWidth: contentWidth, canvas))
+            let piece = quoteText.withUnsafeBufferPointer {
+                fitted(utf8: $0, style: [.quote, .muted], maxWidth: contentWidth, canvas)
+            }
+            canvas.pieces.append(piece)
             quoteLine = first..<canvas.pieces.count
         }
         let footer = self.footer(message, canvas)
@@ -175,8 +188,11 @@ final class Chrome {
         for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
         // messages of one group stay distinguishable.
-        let firstGutter = constant("┃", style: .gutter, canvas)
-        let otherGutter = constant("│", style: .gutter, canvas)
+        // "┃" and "│", appended at once.
+        let gutterStart = Int32(truncatingIfNeeded: canvas.bytes.count)
+        canvas.bytes.append(contentsOf: Chrome.gutterBytes)
+        let firstGutter = Piece(start: gutterStart, end: gutterStart + 3, width: 1, style: .gutter)
+        let otherGutter = Piece(start: gutterStart + 3, end: gutterStart + 6, width: 1, style: .gutter)
         // The bubble's lines are built in local arrays (moved out of the
         // canvas and back), so each append needs no uniqueness check
         // through the class; each line's width is summed as it is built.
@@ -253,7 +269,6 @@ final class Chrome {
         let first = canvas.pieces.count
         var total = 0
         func add(_ text: String, _ style: Style, knownWidth: Int? = nil) {
-            let separator = canvas.pieces.count > first ? 2 : 0
             let piece: Piece
             if let knownWidth, knownWidth <= contentWidth {
                 // Fixed chrome text, measured before: no sanitizing or measuring.
@@ -263,6 +278,10 @@ final class Chrome {
             } else {
                 piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
             }
+            addPiece(piece)
+        }
+        func addPiece(_ piece: Piece) {
+            let separator = canvas.pieces.count > first ? 2 : 0
             // Keep the footer within the content width: later parts are dropped.
             guard canvas.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
             if separator > 0 { canvas.pieces.append(.padding(separator)) }
@@ -270,10 +289,15 @@ final class Chrome {
             total += separator + Int(piece.width)
         }
         if message.reactionsNode != nil {
-            let reactions = Chrome.reactions(message)
-            if !reactions.isEmpty { add(reactions, []) }
+            reactionText.removeAll(keepingCapacity: true)
+            Chrome.reactions(message, into: &reactionText)
+            if !reactionText.isEmpty {
+                let piece = reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, canvas) }
+                addPiece(piece)
+            }
         }
-        if message.isEdited { add("edited", [.muted, .emphasis]) }
+        // "edited" is printable ASCII: six columns, no need to measure it.
+        if message.isEdited { add("edited", [.muted, .emphasis], knownWidth: 6) }
         if message.isOutgoing, let status = Chrome.statusText(message.status) {
             let index = Int(message.status.rawValue)
             if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: status.text, mode: mode) }
@@ -282,20 +306,22 @@ final class Chrome {
         return canvas.pieces.count > first ? first..<canvas.pieces.count : nil
     }
 
-    /// A piece for fixed chrome text that needs no sanitizing or measuring
-    /// (one column per character).
-    private func constant(_ text: StaticString, style: Style, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
-        canvas.bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style)
-    }
+    /// The UTF-8 of the two gutters, "┃" (a message's first line) then "│".
+    private static let gutterBytes: [UInt8] = [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82]
+
+    /// The reactions line being put together (kept for its capacity).
+    private var reactionText: [UInt8] = []
+
+    /// The reply quote's text being put together (kept for its capacity).
+    private var quoteText: [UInt8] = []
 
     private func header(_ header: Frame.Header, outgoing: Bool, _ canvas: CellCanvas) {
         let first = canvas.pieces.count
         let time = header.time
         if outgoing {
             guard let time else { return }
-            let piece = fitted(time, style: .muted, maxWidth: width, canvas)
+            // `fitted`, without sanitizing and measuring `HH:MM`.
+            let piece = timePiece(time, afterName: false, canvas)
             add(.padding(width - Int(piece.width)), canvas)
             add(piece, canvas)
         } else {
@@ -401,12 +427,17 @@ final class Chrome {
 
     /// Sanitized `text` as one piece, cut with "…" to `maxWidth` columns.
     func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
         var text = text
+        return text.withUTF8 { fitted(utf8: $0, style: style, maxWidth: maxWidth, canvas) }
+    }
+
+    /// `fitted` for text given as valid UTF-8.
+    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
+        let start = canvas.bytes.count
         // Only the first columns are shown: a huge sender name or reply id
         // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
         let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
-        let clean = text.withUTF8 { Sanitizer.sanitize(StringArena.prefix($0, needed), into: &canvas.bytes) }
+        let clean = Sanitizer.sanitize(StringArena.prefix(text, needed), into: &canvas.bytes)
         let length = canvas.bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.
@@ -490,34 +521,73 @@ final class Chrome {
     /// The reactions line: each emoji (its first 8 characters) with its
     /// count when above 1, two spaces apart; "" when there are none.
     static func reactions(_ message: Message) -> String {
-        let document = message.document
-        guard let list = message.reactionsNode, document.kind(list) == .array else { return "" }
         var text: [UInt8] = []
+        reactions(message, into: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `reactions(_:)` as UTF-8, appended to `text` (empty for none): the
+    /// terminal footer reuses one buffer and makes no `String` of it.
+    static func reactions(_ message: Message, into text: inout [UInt8]) {
+        let document = message.document
+        guard let list = message.reactionsNode, document.kind(list) == .array else { return }
+        let start = text.count
         for element in document.elements(list).prefix(20) {
             guard document.kind(element) == .object,
                   var emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
             // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
             let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
             guard count >= 1 else { continue }
-            if !text.isEmpty { text += [0x20, 0x20] }
+            if text.count > start { text.append(0x20); text.append(0x20) }
             // Up to 8 bytes hold at most 8 characters: no need to count them.
             if emoji.utf8.count > 8 { emoji = String(emoji.prefix(8)) }
             emoji.withUTF8 { text.append(contentsOf: $0) }
             if count > 1 {
                 text.append(0x20)
-                text += count > 999_999 ? Array("999999+".utf8) : Array(String(count).utf8)
+                if count > 999_999 {
+                    text += "999999+".utf8
+                } else {
+                    // 2 to 999 999: its decimal digits, written in place.
+                    var divisor: Int64 = 1
+                    while divisor * 10 <= count { divisor *= 10 }
+                    while divisor > 0 {
+                        text.append(0x30 + UInt8(truncatingIfNeeded: count / divisor % 10))
+                        divisor /= 10
+                    }
+                }
             }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private func colorIndex(_ sender: String) -> Int {
+        // A conversation's groups alternate between a few senders: those
+        // met lately are compared first, without hashing the id.
+        for entry in recentColors where entry.sender == sender { return entry.index }
+        let index = assignedColorIndex(sender)
+        if recentColors.count < Chrome.recentColorsKept {
+            recentColors.append((sender, index))
+        } else {
+            recentColors[nextRecentColor] = (sender, index)
+            nextRecentColor = (nextRecentColor + 1) % Chrome.recentColorsKept
+        }
+        return index
+    }
+
+    /// The colour of `sender`: once given (or hashed, after the first 64
+    /// senders), it never changes, so `recentColors` may keep it.
+    private func assignedColorIndex(_ sender: String) -> Int {
         if let index = senderColors[sender] { return index }
         guard senderColors.count < 64 else { return Chrome.hashedColorIndex(sender) }
         let index = senderColors.count % 6
         senderColors[sender] = index
         return index
     }
+
+    /// Senders whose colour was asked for lately, with it (at most
+    /// `recentColorsKept`, the oldest replaced first).
+    private var recentColors: [(sender: String, index: Int)] = []
+    private var nextRecentColor = 0
+    private static let recentColorsKept = 8
 
     static func hashedColorIndex(_ sender: String) -> Int {
         var hash: UInt32 = 2166136261
@@ -529,14 +599,16 @@ final class Chrome {
         times.localTime(seconds)
     }
 
-    func dayNumber(_ seconds: Double) -> Int {
-        let parts = localTime(seconds)
-        return Int(parts.tm_year) * 400 + Int(parts.tm_yday)
-    }
+    func dayNumber(_ seconds: Double) -> Int { Chrome.dayNumber(localTime(seconds)) }
+
+    /// The day of local time `parts`, as a number that changes at midnight.
+    static func dayNumber(_ parts: tm) -> Int { Int(parts.tm_year) * 400 + Int(parts.tm_yday) }
 
     /// `HH:MM`, built in place (a small string: no allocation).
-    func clock(_ seconds: Double) -> String {
-        let parts = localTime(seconds)
+    func clock(_ seconds: Double) -> String { Chrome.clock(localTime(seconds)) }
+
+    /// `HH:MM` of local time `parts`.
+    static func clock(_ parts: tm) -> String {
         let hour = UInt8(clamping: min(max(parts.tm_hour, 0), 99))
         let minute = UInt8(clamping: min(max(parts.tm_min, 0), 99))
         return String(unsafeUninitializedCapacity: 5) { text in

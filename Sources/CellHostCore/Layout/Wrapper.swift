@@ -267,7 +267,9 @@ struct Wrapper {
                 if clustersStart > index { addASCII(bytes, index..<clustersStart, style, &output) }
                 var scanner = ClusterScanner(bytes, clustersStart..<end, mode: mode)
                 index = end
-                while let cluster = scanner.next() {
+                // Runs of one-column clusters come joined: `add` collects
+                // them into one segment either way.
+                while let cluster = scanner.nextJoiningNarrow() {
                     add(cluster, style, bytes, &output)
                     let next = Int(cluster.end)
                     if !cluster.isRun, next < end, bytes[next] < 0x80 {

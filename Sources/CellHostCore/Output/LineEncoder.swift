@@ -14,12 +14,57 @@ struct LineEncoder {
         case .json: writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
         case .plain, .ansi, .html:
             let colored = settings.format == .ansi && settings.depth != .none
+            guard colored else {
+                writePlainLines(canvas, to: out)
+                break
+            }
             for index in canvas.outputLines.indices {
                 writeLine(canvas, index, colored: colored, to: out)
                 out.append(0x0A)
             }
         }
         out.flushIfFull()
+    }
+
+    /// Every output line without colours, each ended by a newline: what
+    /// `writeLine` writes uncoloured. The canvas's arrays are opened once
+    /// for all lines (not once per piece), and pieces whose bytes follow
+    /// each other in the canvas (the words of a line in different styles)
+    /// are copied as one.
+    private func writePlainLines(_ canvas: CellCanvas, to out: OutputBuffer) {
+        let lines = canvas.outputLines
+        canvas.pieces.withUnsafeBufferPointer { pieces in
+            canvas.bytes.withUnsafeBufferPointer { bytes in
+                for line in lines {
+                    let first = Int(line.firstPiece)
+                    var end = Int(line.endPiece)
+                    // Trailing padding is never written.
+                    while end > first, pieces[end - 1].start < 0 { end -= 1 }
+                    // The bytes waiting to be copied: `runStart..<runEnd`.
+                    var runStart = 0
+                    var runEnd = 0
+                    for position in first..<end {
+                        let piece = pieces[position]
+                        if piece.start < 0 {
+                            if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+                            runStart = 0
+                            runEnd = 0
+                            out.appendSpaces(Int(piece.width))
+                            continue
+                        }
+                        if Int(piece.start) == runEnd {
+                            runEnd = max(runEnd, Int(piece.end))
+                            continue
+                        }
+                        if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+                        runStart = Int(piece.start)
+                        runEnd = max(runStart, Int(piece.end))
+                    }
+                    if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+                    out.append(0x0A)
+                }
+            }
+        }
     }
 
     /// The pieces of output line `index` that are written: trailing

@@ -67,9 +67,22 @@ public final class OutputBuffer {
     @inline(__always)
     func append(_ data: UnsafeBufferPointer<UInt8>) {
         guard let source = data.baseAddress, data.count > 0 else { return }
-        if data.count > capacity - count { reserveCapacity(count + data.count) }
-        (storage + count).update(from: source, count: data.count)
-        count += data.count
+        let length = data.count
+        if length > capacity - count { reserveCapacity(count + length) }
+        let target = storage + count
+        if length >= 8 && length <= 16 {
+            // A word or a gutter and its padding: two overlapping eight-byte
+            // moves instead of a call to memcpy.
+            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            let tail = UnsafeRawPointer(source + (length - 8)).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(target).storeBytes(of: head, as: UInt64.self)
+            UnsafeMutableRawPointer(target + (length - 8)).storeBytes(of: tail, as: UInt64.self)
+        } else if length < 8 {
+            for index in 0..<length { target[index] = source[index] }
+        } else {
+            target.update(from: source, count: length)
+        }
+        count += length
     }
 
     /// A string's UTF-8 bytes.
@@ -89,7 +102,12 @@ public final class OutputBuffer {
     func appendSpaces(_ spaces: Int) {
         guard spaces > 0 else { return }
         if spaces > capacity - count { reserveCapacity(count + spaces) }
-        (storage + count).update(repeating: 0x20, count: spaces)
+        if spaces <= 16 {
+            // Padding is mostly a few columns: a loop, not a call to memset.
+            for index in 0..<spaces { storage[count + index] = 0x20 }
+        } else {
+            (storage + count).update(repeating: 0x20, count: spaces)
+        }
         count += spaces
     }
 

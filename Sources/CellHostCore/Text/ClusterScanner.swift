@@ -21,6 +21,14 @@ struct ClusterScanner {
     private var state: Int32 = 0
     /// Where the properties of non-ASCII code points are looked up.
     private let table = CodePointProperties.table
+    /// The code point after the last cluster `loneCodePoint` returned,
+    /// decoded to see that it starts a cluster: its position (-1 when
+    /// none), length and properties, so the next call does not decode it
+    /// again.
+    private var lookaheadPosition = -1
+    private var lookaheadLength = 0
+    private var lookaheadValue: UInt32 = 0
+    private var lookaheadProperties = CodePointProperties(bits: 0)
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, mode: WidthMode) {
         self.bytes = bytes
@@ -64,7 +72,114 @@ struct ClusterScanner {
                                isSpace: isSpace, isWide: false, isRun: true)
             }
         }
+        if first >= 0x80, let cluster = loneCodePoint(at: start) { return cluster }
         return mode == .wcwidth ? codePointUnit() : graphemeCluster()
+    }
+
+    /// `next()`, except that a cluster of one column is joined by the
+    /// one-column code points after it that are clusters by themselves
+    /// (`loneCodePoint`): a run of Cyrillic or Greek letters, or a voice
+    /// message's waveform of block elements, comes back as one cluster
+    /// (not `isRun`: it may not be cut between bytes). For the wrapper,
+    /// which collects such clusters into one segment of a word anyway.
+    mutating func nextJoiningNarrow() -> Cluster? {
+        guard var cluster = next() else { return nil }
+        guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
+        // `lookaheadPosition` is `position` only when the call above left
+        // a code point that starts a cluster there (earlier ones are behind).
+        // Each turn is `loneCodePoint` for that code point, when it takes
+        // one column, without making a `Cluster` of it.
+        while position == lookaheadPosition, lookaheadProperties.width < 2,
+              mode == .wcwidth || !lookaheadProperties.isPrepend {
+            let value = lookaheadValue
+            let next = position &+ lookaheadLength
+            if next < end, bytes[next] >= 0x80 {
+                guard let (following, followingLength) = decodeValid(at: next) else { break }
+                let followingProperties = table.of(following)
+                let startsUnit = mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster
+                guard startsUnit else { break }
+                lookaheadPosition = next
+                lookaheadLength = followingLength
+                lookaheadValue = following
+                lookaheadProperties = followingProperties
+            }
+            position = next
+            previous = Int32(bitPattern: value)
+            previousIsPrepend = false
+            if next < end { state = 0 }
+            cluster.end = Int32(truncatingIfNeeded: next)
+            cluster.width &+= 1
+        }
+        return cluster
+    }
+
+    /// The fast path for most non-ASCII text (letters of most scripts, CJK,
+    /// symbols): the code point at `start` when it is a cluster (a unit in
+    /// `wcwidth` mode) by itself, because the code point after it is ASCII,
+    /// starts a cluster of its own (`wcwidth`: has a width) or is past the
+    /// end; nil otherwise, for the general path. What `graphemeCluster` and
+    /// `codePointUnit` give for such a code point, with the state moved on
+    /// the same way; the code point after it is decoded once, for this
+    /// check and for the next call.
+    @inline(__always)
+    private mutating func loneCodePoint(at start: Int) -> Cluster? {
+        let value: UInt32, length: Int, properties: CodePointProperties
+        if start == lookaheadPosition {
+            (value, length, properties) = (lookaheadValue, lookaheadLength, lookaheadProperties)
+        } else {
+            guard let decoded = decodeValid(at: start) else { return nil }
+            (value, length) = decoded
+            properties = table.of(value)
+        }
+        // A prepend mark attaches to what follows it.
+        if mode == .grapheme && properties.isPrepend { return nil }
+        let next = start + length
+        if next < end, bytes[next] >= 0x80 {
+            guard let (following, followingLength) = decodeValid(at: next) else { return nil }
+            let followingProperties = table.of(following)
+            let startsUnit = mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster
+            guard startsUnit else { return nil }
+            lookaheadPosition = next
+            lookaheadLength = followingLength
+            lookaheadValue = following
+            lookaheadProperties = followingProperties
+        }
+        position = next
+        previous = Int32(bitPattern: value)
+        previousIsPrepend = false
+        if next < end { state = 0 }
+        let columns = min(max(properties.width, 1), 2) // a lone mark still takes a cell
+        return Cluster(start: Int32(start), end: Int32(next), width: columns, isSpace: false, isWide: columns == 2)
+    }
+
+    /// The non-ASCII code point at `index` and its length when it is a
+    /// valid two-, three- or four-byte sequence (what
+    /// `UTF8Repair.validSequenceLength` accepts, checked on the decoded
+    /// value: no overlong form, surrogate or value above U+10FFFF); nil
+    /// otherwise, for `scalar(at:)` to measure as U+FFFD.
+    @inline(__always)
+    private func decodeValid(at index: Int) -> (value: UInt32, length: Int)? {
+        let count = bytes.count
+        let lead = UInt32(bytes[index])
+        guard index + 1 < count else { return nil }
+        let second = UInt32(bytes[index + 1])
+        guard second & 0xC0 == 0x80 else { return nil }
+        if lead < 0xE0 {
+            let value = (lead & 0x1F) << 6 | (second & 0x3F)
+            return lead >= 0xC0 && value >= 0x80 ? (value, 2) : nil
+        }
+        guard index + 2 < count else { return nil }
+        let third = UInt32(bytes[index + 2])
+        guard third & 0xC0 == 0x80 else { return nil }
+        if lead < 0xF0 {
+            let value = (lead & 0x0F) << 12 | (second & 0x3F) << 6 | (third & 0x3F)
+            return value >= 0x800 && (value < 0xD800 || value >= 0xE000) ? (value, 3) : nil
+        }
+        guard lead < 0xF8, index + 3 < count else { return nil }
+        let fourth = UInt32(bytes[index + 3])
+        guard fourth & 0xC0 == 0x80 else { return nil }
+        let value = (lead & 0x07) << 18 | (second & 0x3F) << 12 | (third & 0x3F) << 6 | (fourth & 0x3F)
+        return value >= 0x10000 && value <= 0x10FFFF ? (value, 4) : nil
     }
 
     /// Skips ASCII other than spaces from `index` eight bytes at a time and
