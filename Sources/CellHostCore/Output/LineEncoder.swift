@@ -32,39 +32,56 @@ struct LineEncoder {
     /// each other in the canvas (the words of a line in different styles)
     /// are copied as one.
     private func writePlainLines(_ canvas: CellCanvas, to out: OutputBuffer) {
+        forEachLine(canvas) { line, pieces, bytes in
+            Self.forEachRun(line, pieces, bytes, text: { out.append($0) }, spaces: { out.appendSpaces($0) })
+            out.append(0x0A)
+        }
+    }
+
+    /// Calls `body` with each output line of `canvas` and the canvas's
+    /// pieces and bytes, opened once for all lines (not once per piece).
+    @inline(__always)
+    private func forEachLine(_ canvas: CellCanvas,
+                             _ body: (Line, UnsafeBufferPointer<Piece>, UnsafeBufferPointer<UInt8>) -> Void) {
         let lines = canvas.outputLines
         canvas.pieces.withUnsafeBufferPointer { pieces in
             canvas.bytes.withUnsafeBufferPointer { bytes in
-                for line in lines {
-                    let first = Int(line.firstPiece)
-                    var end = Int(line.endPiece)
-                    // Trailing padding is never written.
-                    while end > first, pieces[end - 1].start < 0 { end -= 1 }
-                    // The bytes waiting to be copied: `runStart..<runEnd`.
-                    var runStart = 0
-                    var runEnd = 0
-                    for position in first..<end {
-                        let piece = pieces[position]
-                        if piece.start < 0 {
-                            if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
-                            runStart = 0
-                            runEnd = 0
-                            out.appendSpaces(Int(piece.width))
-                            continue
-                        }
-                        if Int(piece.start) == runEnd {
-                            runEnd = max(runEnd, Int(piece.end))
-                            continue
-                        }
-                        if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
-                        runStart = Int(piece.start)
-                        runEnd = max(runStart, Int(piece.end))
-                    }
-                    if runEnd > runStart { out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
-                    out.append(0x0A)
-                }
+                for line in lines { body(line, pieces, bytes) }
             }
         }
+    }
+
+    /// What is written of `line`, in order: `text` with each run of bytes
+    /// (pieces whose bytes follow each other in the canvas, such as the
+    /// words of a line in different styles, as one) and `spaces` with the
+    /// columns of each padding. Trailing padding is never written.
+    @inline(__always)
+    private static func forEachRun(_ line: Line, _ pieces: UnsafeBufferPointer<Piece>, _ bytes: UnsafeBufferPointer<UInt8>,
+                                   text: (UnsafeBufferPointer<UInt8>) -> Void, spaces: (Int) -> Void) {
+        let first = Int(line.firstPiece)
+        var end = Int(line.endPiece)
+        while end > first, pieces[end - 1].start < 0 { end -= 1 }
+        // The bytes waiting to be handed over: `runStart..<runEnd`.
+        var runStart = 0
+        var runEnd = 0
+        for position in first..<end {
+            let piece = pieces[position]
+            if piece.start < 0 {
+                if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+                runStart = 0
+                runEnd = 0
+                spaces(Int(piece.width))
+                continue
+            }
+            if Int(piece.start) == runEnd {
+                runEnd = max(runEnd, Int(piece.end))
+                continue
+            }
+            if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
+            runStart = Int(piece.start)
+            runEnd = max(runStart, Int(piece.end))
+        }
+        if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
     }
 
     /// The pieces of output line `index` that are written: trailing
@@ -115,20 +132,6 @@ struct LineEncoder {
         }
     }
 
-    /// One line as the content of a JSON string: what `writeLine` writes
-    /// uncoloured, escaped a piece at a time (escapes are byte by byte, so
-    /// this is the escaped line, without copying the line first).
-    private func writeEscapedLine(_ canvas: CellCanvas, _ index: Int, to out: OutputBuffer) {
-        let pieces = writtenPieces(canvas, index)
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for position in pieces {
-                let piece = canvas.pieces[position]
-                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
-                JSONText.appendEscaped(UnsafeBufferPointer(rebasing: bytes[Int(piece.start)..<Int(piece.end)]), to: out)
-            }
-        }
-    }
-
     private func writeJSON(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
         out.append("{\"id\":")
         JSONText.append(message.id.isEmpty ? nil : message.id, to: out)
@@ -161,10 +164,16 @@ struct LineEncoder {
             out.append("null")
         }
         out.append(",\"lines\":[")
-        for index in canvas.outputLines.indices {
-            if index > 0 { out.append(0x2C) }
+        // Each line as a JSON string: what `writeLine` writes uncoloured,
+        // escaped a run at a time (escapes are byte by byte, so no copy of
+        // the line is needed first).
+        var firstLine = true
+        forEachLine(canvas) { line, pieces, bytes in
+            if !firstLine { out.append(0x2C) }
+            firstLine = false
             out.append(0x22)
-            writeEscapedLine(canvas, index, to: out)
+            Self.forEachRun(line, pieces, bytes, text: { JSONText.appendEscaped($0, to: out) },
+                            spaces: { out.appendSpaces($0) })
             out.append(0x22)
         }
         out.append("],\"rows\":[")
