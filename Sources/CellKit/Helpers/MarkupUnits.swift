@@ -17,6 +17,8 @@ struct TextShape {
     /// Non-ASCII, or a CR (which joins an LF after it): units are grapheme
     /// clusters, not bytes.
     var needsGraphemes = false
+    /// A CR: the text cannot be parsed as `MixedUnits`.
+    var hasCarriageReturn = false
     var isValidUTF8 = true
 
     /// False when the whole text is one plain span.
@@ -57,7 +59,7 @@ struct TextShape {
                 case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"): hasEmphasisOrEscape = true
                 case UInt8(ascii: "`"): hasBacktick = true
                 case UInt8(ascii: ":"): hasColon = true
-                case UInt8(ascii: "\r"): needsGraphemes = true
+                case UInt8(ascii: "\r"): needsGraphemes = true; hasCarriageReturn = true
                 default: break
                 }
                 i += 1
@@ -75,7 +77,8 @@ struct TextShape {
         hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
         hasBacktick = hasBacktick || backtick & Self.highBits != Self.highBits
         hasColon = hasColon || colon & Self.highBits != Self.highBits
-        needsGraphemes = needsGraphemes || cr & Self.highBits != Self.highBits
+        hasCarriageReturn = hasCarriageReturn || cr & Self.highBits != Self.highBits
+        needsGraphemes = needsGraphemes || hasCarriageReturn
     }
 
     /// The high bit of every byte.
@@ -194,6 +197,206 @@ struct ASCIIUnits: MarkupUnits {
 
     func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
         ByteScan.firstIndex(of: a, b, c, in: text.baseAddress, from: start, to: end)
+    }
+}
+
+/// Valid UTF-8 without CR whose every ASCII byte is a grapheme cluster of
+/// its own (`fits`), parsed a byte at a time, as ASCII is: the cutting into
+/// clusters that `GraphemeUnits` does for the whole text is skipped, which is
+/// most of the cost of a non-ASCII text with markup.
+///
+/// Why the parse is the same as over clusters: the parser only ever asks
+/// about a unit's code, and about the class (`isWord`, `isSpace`) of a unit
+/// next to an ASCII one or inside a URL. Every ASCII byte being a cluster,
+/// a byte's code is its cluster's (non-ASCII bytes are `other`, and `fits`
+/// refuses the scalars whose cluster code is not: U+1FEF always, the URL
+/// punctuation of `UnitCode` when there is a ':'); a unit count between two
+/// ASCII units is non-zero exactly when their byte distance is above one;
+/// the byte after an ASCII one starts a cluster, whose first scalar decides
+/// its class. The byte before one of the ASCII units whose left neighbour is
+/// asked about (`*`, `_`, `` ` ``, `h`, `H`) ends a run of non-ASCII
+/// scalars whose last scalar `fits` requires to be a cluster of its own. Inside a URL only whitespace is asked about, and a
+/// whitespace scalar always starts its cluster (only a Prepend scalar could
+/// join it to what precedes, which `fits` refuses), so the scalar holding a
+/// byte answers for its cluster there.
+struct MixedUnits: MarkupUnits {
+    let text: UnsafeBufferPointer<UInt8>
+
+    init(_ text: UnsafeBufferPointer<UInt8>) { self.text = text }
+
+    var count: Int { text.count }
+    func offset(_ i: Int) -> Int { i }
+
+    /// The byte when it is ASCII, else `other`.
+    func code(_ i: Int) -> UInt8 {
+        let byte = text[i]
+        return byte < 0x80 ? byte : UnitCode.other
+    }
+
+    func isWord(_ i: Int) -> Bool {
+        guard i >= 0, i < text.count else { return false }
+        let byte = text[i]
+        if byte < 0x80 { return ASCIIClass.isWord(byte) }
+        let properties = scalar(holding: i).properties
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    func isSpace(_ i: Int) -> Bool {
+        guard i >= 0, i < text.count else { return true }
+        let byte = text[i]
+        if byte < 0x80 { return ASCIIClass.isSpace(byte) }
+        return scalar(holding: i).properties.isWhitespace
+    }
+
+    func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
+        ByteScan.firstIndex(of: a, b, c, in: text.baseAddress, from: start, to: end)
+    }
+
+    /// The scalar whose UTF-8 holds byte `i` (valid UTF-8: at most three
+    /// continuation bytes to step back over).
+    private func scalar(holding i: Int) -> Unicode.Scalar {
+        var start = i
+        while start > 0, text[start] & 0xC0 == 0x80 { start -= 1 }
+        return UTF8Scalar.decode(text, at: start).scalar
+    }
+
+    /// True when `text` (valid UTF-8 of `shape`, not ASCII) parses the same
+    /// as `MixedUnits` as it does as `GraphemeUnits` (see the type's notes):
+    /// no CR; no U+1FEF; with a ':', none of the non-ASCII URL punctuation;
+    /// no ASCII byte joined to the scalar after it (an Extend, ZWJ or
+    /// SpacingMark scalar) or to the one before it (a Prepend scalar); no
+    /// non-ASCII whitespace after a scalar that may be Prepend; and no `*`,
+    /// `_`, `` ` ``, `h` or `H` right after a run of non-ASCII scalars whose
+    /// last one may join the one before it (`isLoneLetter`). Linear in the text;
+    /// the standard library is asked about a pair of scalars only at the
+    /// edges of runs, for scalars outside the simple ranges and the emoji
+    /// ranges known not to join.
+    static func fits(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape) -> Bool {
+        guard !shape.hasCarriageReturn, let base = text.baseAddress else { return false }
+        let count = text.count
+        var i = 0
+        while i < count {
+            // ASCII, eight bytes at a time.
+            while i + 8 <= count,
+                  UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & TextShape.highBits == 0 {
+                i += 8
+            }
+            if i >= count { break }
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            // A run of non-ASCII scalars, after an ASCII byte unless at the start.
+            let runStart = i
+            // The run's last scalar so far, and the one before it.
+            var previous = Unicode.Scalar(UInt8(0)), previousStart = i, previousIsSimple = true
+            var earlier = Unicode.Scalar(UInt8(0)), earlierIsSimple = true
+            while i < count, base[i] >= 0x80 {
+                let (scalar, length) = UTF8Scalar.decode(text, at: i)
+                let isSimple = GraphemeUnits.isSimple(scalar)
+                if isSimple {
+                    if shape.hasColon, isURLPunctuation(scalar) { return false }
+                } else {
+                    if scalar.value == 0x1FEF || (shape.hasColon && isURLPunctuation(scalar)) { return false }
+                    if i == runStart, runStart > 0, !neverJoinsPrevious(scalar) { return false }
+                }
+                if !previousIsSimple, i > runStart, mayBeWhitespace(scalar), !neverPrepend(previous) {
+                    return false
+                }
+                (earlier, earlierIsSimple) = (previous, previousIsSimple)
+                (previous, previousStart, previousIsSimple) = (scalar, i, isSimple)
+                i += length
+            }
+            // An ASCII byte follows, or the end.
+            guard i < count else { break }
+            if !previousIsSimple, !neverPrepend(previous) { return false }
+            switch base[i] {
+            case UnitCode.star, UnitCode.underscore, UnitCode.backtick, UInt8(ascii: "h"), UInt8(ascii: "H"):
+                // The parser asks about the cluster before this byte: the
+                // run's last scalar must be one (the first scalar of a run
+                // is, as an ASCII byte or the start is before it).
+                let isOwnCluster = previousStart == runStart
+                    || (isLoneLetter(previous) && (earlierIsSimple || neverPrepend(earlier)))
+                guard isOwnCluster else { return false }
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    /// The scalars whose unit code is not `other` in a URL's trailing
+    /// punctuation: U+037E (`;`) and those of `UnitCode.otherTrailingPunctuation`.
+    @inline(always)
+    static func isURLPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x037E, 0x3001, 0x3002, 0xFF0C, 0xFF01, 0xFF1F, 0x2026: return true
+        default: return false
+        }
+    }
+
+    /// Ranges of letters, symbols and emoji that are neither Extend, ZWJ,
+    /// SpacingMark nor Prepend: Greek, Hebrew and Arabic letters, Thai
+    /// consonants, arrows, mathematical and technical symbols, shapes,
+    /// dingbats and emoji (`test_knownRangesNeverJoin` checks every scalar).
+    @inline(always)
+    static func neverJoins(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0370...0x03FF, 0x05D0...0x05EA, 0x0671...0x06D3, 0x0E01...0x0E30, 0x2100...0x23FF,
+             0x25A0...0x27BF, 0x2B00...0x2BFF, 0x1F000...0x1F3FA, 0x1F400...0x1FAFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Scalars that join nothing before them but a Prepend scalar: the
+    /// simple ones, and Greek, Hebrew and Arabic letters and Thai consonants
+    /// (`test_loneLettersJoinNothingBefore` checks them).
+    @inline(always)
+    static func isLoneLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0370...0x03FF, 0x05D0...0x05EA, 0x0671...0x06D3, 0x0E01...0x0E30: return true
+        default: return GraphemeUnits.isSimple(scalar)
+        }
+    }
+
+    /// Never Prepend: a grapheme break always follows it (before anything
+    /// but Extend, ZWJ and SpacingMark). `neverJoins` ranges and combining
+    /// marks, joiners, variation selectors, skin tones and emoji tags
+    /// (`test_knownRangesNeverJoin` checks them), else the standard library.
+    static func neverPrepend(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x064B...0x065F, 0x200C...0x200D, 0x20D0...0x20FF,
+             0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F:
+            return true
+        default:
+            return neverJoins(scalar) || !joins(scalar, "a")
+        }
+    }
+
+    /// Never joins a letter before it (not Extend, ZWJ or SpacingMark).
+    static func neverJoinsPrevious(_ scalar: Unicode.Scalar) -> Bool {
+        neverJoins(scalar) || !joins("a", scalar)
+    }
+
+    /// True when `scalar` may be whitespace: no scalar above U+3000 is
+    /// (`test_noWhitespaceAboveIdeographicSpace`), and ZWJ, the commonest
+    /// scalar after an emoji below it, is not.
+    @inline(always)
+    static func mayBeWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value <= 0x3000 && scalar.value != 0x200D && scalar.properties.isWhitespace
+    }
+
+    /// True when `first` and `second` make one `Character`. With an ASCII
+    /// letter on one side, only GB9, GB9a (Extend, ZWJ, SpacingMark after)
+    /// and GB9b (Prepend before) can join them, and a control byte instead
+    /// of the letter would join less: the answer is safe for any ASCII byte.
+    static func joins(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Bool {
+        var pair = String.UnicodeScalarView()
+        pair.append(first)
+        pair.append(second)
+        return String(pair).count == 1
     }
 }
 
