@@ -36,7 +36,8 @@ final class MixedUnitsTests: XCTestCase {
             XCTAssertTrue(fits(text), text.debugDescription)
         }
         for text in ["e\u{301}*x*", "*\u{301}x*", "👍🏽*x*", "🇫🇷*x*", "\u{600} *x*", "a\r\n*b*", "https://x.y。",
-                     "see https://a.b\u{37E}", "\u{1FEF}code\u{1FEF}", "x\u{200D}y", "👨‍👩‍👧_x_", "é\u{301}h"] {
+                     "see https://a.b\u{37E}", "\u{1FEF}code\u{1FEF}", "x\u{200D}y", "👨‍👩‍👧_x_", "é\u{301}h",
+                     "\u{1100}\u{AC00}*x*", "👍\u{200D}\u{A9}*x*", "\u{600}é*x*"] {
             XCTAssertFalse(fits(text), text.debugDescription)
         }
     }
@@ -58,7 +59,7 @@ final class MixedUnitsTests: XCTestCase {
     func test_generatedTextsParseAsClusters() {
         var random = SplitMix64(seed: 0xB17E)
         let pieces = MarkupEquivalenceTests.pieces.filter { !$0.contains("\r") }
-            + ["天", "é", "ש", "α", "❤️", " 👍", "\u{3000}", "\u{A0}", "ğ", "ё", "ك"]
+            + ["天", "é", "ש", "α", "❤️", " 👍", "\u{3000}", "\u{A0}", "ğ", "ё", "ك", "\u{AC00}", "©", "\u{1100}", "\u{1161}"]
         var fitted = 0
         for round in 0..<20000 {
             let length = round % 7 == 0 ? Int(random.next() % 80) : Int(random.next() % 16)
@@ -86,10 +87,11 @@ final class MixedUnitsTests: XCTestCase {
         }
     }
 
-    /// A lone letter starts a cluster after anything but a Prepend scalar.
+    /// A lone letter starts a cluster after a simple scalar or one of the
+    /// `neverJoins` ranges (one of each kind here).
     func test_loneLettersJoinNothingBefore() {
-        let neighbours = ["a", "\u{4E00}", "👍", "👍\u{200D}", "🇫", "\u{1100}", "\u{AC00}", "क\u{94D}", "\u{301}",
-                          "\u{5D0}", "\u{3B1}", "\u{E01}", "\u{671}"]
+        let neighbours = ["a", "é", "\u{4E00}", "\u{AC00}", "\u{D7A3}", "\u{A9}", "\u{3000}", "\u{FF01}", "\u{627}",
+                          "👍", "🇫", "\u{2764}", "\u{2192}", "\u{5D0}", "\u{3B1}", "\u{E01}", "\u{671}"]
         for value in UInt32(0x80)...0xFFFF {
             guard let scalar = Unicode.Scalar(value), MixedUnits.isLoneLetter(scalar) else { continue }
             for neighbour in neighbours {

@@ -65,14 +65,28 @@ struct TextShape {
                 i += 1
                 continue
             }
-            let length = UTF8Scalar.validLength(text, at: i)
-            guard length > 0 else {
-                isValidUTF8 = false
-                return
-            }
-            if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+            // Non-ASCII scalars, one after the other: two-byte ones, and
+            // three-byte ones whose lead byte has no special case (E1...EC,
+            // EE, EF), are checked here; the others by `validLength`.
             needsGraphemes = true
-            i += length
+            repeat {
+                let lead = base[i]
+                if lead >= 0xC2, lead <= 0xDF, i + 1 < count, base[i + 1] & 0xC0 == 0x80 {
+                    i += 2
+                } else if lead >= 0xE1, lead <= 0xEF, lead != 0xED, i + 2 < count,
+                          base[i + 1] & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80 {
+                    if lead == 0xE1, base[i + 1] == 0xBF, base[i + 2] == 0xAF { hasBacktick = true } // U+1FEF
+                    i += 3
+                } else {
+                    let length = UTF8Scalar.validLength(text, at: i)
+                    guard length > 0 else {
+                        isValidUTF8 = false
+                        return
+                    }
+                    if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+                    i += length
+                }
+            } while i < count && base[i] >= 0x80
         }
         hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
         hasBacktick = hasBacktick || backtick & Self.highBits != Self.highBits
@@ -316,7 +330,7 @@ struct MixedUnits: MarkupUnits {
                 // run's last scalar must be one (the first scalar of a run
                 // is, as an ASCII byte or the start is before it).
                 let isOwnCluster = previousStart == runStart
-                    || (isLoneLetter(previous) && (earlierIsSimple || neverPrepend(earlier)))
+                    || (isLoneLetter(previous) && (earlierIsSimple || neverJoins(earlier)))
                 guard isOwnCluster else { return false }
             default:
                 break
@@ -350,9 +364,12 @@ struct MixedUnits: MarkupUnits {
         }
     }
 
-    /// Scalars that join nothing before them but a Prepend scalar: the
-    /// simple ones, and Greek, Hebrew and Arabic letters and Thai consonants
-    /// (`test_loneLettersJoinNothingBefore` checks them).
+    /// Scalars that start a cluster after a simple scalar or one of the
+    /// `neverJoins` ranges (which hold no Prepend, Hangul jamo, ZWJ or
+    /// Indic linker): the simple ones, and Greek, Hebrew and Arabic letters
+    /// and Thai consonants (`test_loneLettersJoinNothingBefore` checks them).
+    /// Not after anything: a Hangul syllable joins a leading jamo before it,
+    /// and © an emoji and ZWJ.
     @inline(always)
     static func isLoneLetter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
