@@ -43,12 +43,16 @@ struct TextShape {
                 let ascii = high == 0 ? 8 : high.trailingZeroBitCount / 8
                 if ascii > 0 {
                     if ascii < 8 { word &= (1 << (8 * UInt64(ascii))) &- 1 }
-                    // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
-                    emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
-                        & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
-                    backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
-                    colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
-                    cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
+                    // Most words hold none of the bytes looked for: one
+                    // combined test first.
+                    if Self.mayHoldMarkup(word) {
+                        // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
+                        emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
+                            & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
+                        backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
+                        colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
+                        cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
+                    }
                     i += ascii
                     continue
                 }
@@ -97,6 +101,18 @@ struct TextShape {
 
     /// The high bit of every byte.
     static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// For a word whose bytes are all below 0x80: true when a byte is `*`,
+    /// `:`, CR or in 0x5C...0x60 (`\ ] ^ _` and `` ` ``). Adding 0x24 sets a
+    /// byte's high bit from 0x5C up, adding 0x1F from 0x61 up (never carrying
+    /// into the next byte); the others are the zero tests of `nonZeroLanes`.
+    @inline(always)
+    static func mayHoldMarkup(_ word: UInt64) -> Bool {
+        let inRange = (word &+ lanes(0x80 - 0x5C)) & ~(word &+ lanes(0x80 - 0x61))
+        let others = nonZeroLanes(word ^ lanes(UInt8(ascii: "*"))) & nonZeroLanes(word ^ lanes(UInt8(ascii: ":")))
+            & nonZeroLanes(word ^ lanes(UInt8(ascii: "\r")))
+        return (inRange | ~others) & highBits != 0
+    }
 
     /// `byte` in every byte.
     @inline(always)
