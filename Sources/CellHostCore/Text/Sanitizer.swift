@@ -57,8 +57,9 @@ public enum Sanitizer {
         let count = input.count
         let table = CodePointProperties.table
         while position < count {
-            // Eight bytes of printable ASCII at a time.
-            if let base = input.baseAddress {
+            // Eight bytes of printable ASCII at a time (not tried inside a
+            // run of non-ASCII characters, such as CJK text).
+            if let base = input.baseAddress, base[position] < 0x80 {
                 while position + 8 <= count {
                     let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
                     let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
