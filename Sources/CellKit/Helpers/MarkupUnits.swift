@@ -34,6 +34,13 @@ struct TextShape {
         // cleared once that byte was seen in it.
         var emphasis = Self.highBits, backtick = Self.highBits, colon = Self.highBits, cr = Self.highBits
         while i < count {
+            // Words of ASCII holding none of the bytes looked for (most of
+            // a text) in a tight loop.
+            while i + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                guard word & Self.highBits == 0, !Self.mayHoldMarkup(word) else { break }
+                i += 8
+            }
             if i + 8 <= count {
                 var word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 let high = word & Self.highBits
