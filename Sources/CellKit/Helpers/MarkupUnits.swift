@@ -41,6 +41,7 @@ struct TextShape {
                 guard word & Self.highBits == 0, !Self.mayHoldMarkup(word) else { break }
                 i += 8
             }
+            if i >= count { break }
             if i + 8 <= count {
                 var word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 let high = word & Self.highBits
