@@ -224,9 +224,14 @@ enum HostExtensions {
         var api = cellhost_builder_api()
         api.struct_size = UInt32(MemoryLayout<cellhost_builder_api>.size)
         api.append = { builder, text, length, style in
-            guard let canvas = BuilderHandle.canvas(builder), let text, length > 0 else { return }
-            canvas.append(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: length),
-                          style: Style(rawValue: style & Style.pluginMask))
+            guard let builder, let text, length > 0 else { return }
+            // The canvas outlives the call (the host holds it while the plugin
+            // runs): used as a guaranteed reference, without a retain and release.
+            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { canvas in
+                canvas.append(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
+                                                  count: length),
+                              style: Style(rawValue: style & Style.pluginMask))
+            }
         }
         api.line_break = { builder in BuilderHandle.canvas(builder)?.lineBreak() }
         api.append_row = { builder, cells, count in

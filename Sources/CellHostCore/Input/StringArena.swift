@@ -98,13 +98,23 @@ final class StringArena {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var index = 0
         var flagged: UInt64 = 0
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            // A byte below 0x20 (subtracting 0x20 borrows into its high bit
-            // where the byte's own high bit is clear) or 0x7F (adding 1 carries).
+        /// A byte below 0x20 (subtracting 0x20 borrows into its high bit
+        /// where the byte's own high bit is clear) or 0x7F (DEL bytes become
+        /// zero, and subtracting 1 borrows).
+        @inline(__always) func controls(_ word: UInt64) -> UInt64 {
             let below = (word &- (0x20 &* ones)) & ~word
-            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F // DEL bytes become zero
-            flagged |= below | ((del &- ones) & ~del)
+            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
+            return below | ((del &- ones) & ~del)
+        }
+        // Sixteen bytes a turn, then eight.
+        while index + 16 <= bytes.count {
+            let first = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let second = UInt64(littleEndian: UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self))
+            flagged |= controls(first) | controls(second)
+            index += 16
+        }
+        if index + 8 <= bytes.count {
+            flagged |= controls(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
             index += 8
         }
         if flagged & highs != 0 { return true }

@@ -85,7 +85,13 @@ public final class CellCanvas {
     /// The strings of the message being rendered, set while its plugins
     /// run: spans that are slices of them are sanitized already
     /// (`StringArena.holdsSanitized`) and are copied as they are.
-    unowned(unsafe) var sanitizedSource: StringArena?
+    var sanitizedSource: StringArena? {
+        get { sanitizedSourceReference?.takeUnretainedValue() }
+        set { sanitizedSourceReference = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    /// `sanitizedSource`, unretained (as `unowned(unsafe)` was): `appendLine`
+    /// asks it without a retain and release.
+    private var sanitizedSourceReference: Unmanaged<StringArena>?
     /// Line ends appended (line breaks and rows), for the row cap.
     private(set) var lineEnds = 0
     /// Set once content was dropped: everything appended later is dropped too.
@@ -244,7 +250,8 @@ public final class CellCanvas {
         // Sanitizing never shrinks printable text below the input's prefix
         // worth keeping: feed at most `remaining` bytes, then cut the output.
         let fed = min(line.count, remaining)
-        if fed == line.count, let source = sanitizedSource, source.holdsSanitized(line) {
+        if fed == line.count,
+           sanitizedSourceReference?._withUnsafeGuaranteedRef({ $0.holdsSanitized(line) }) == true {
             bytes.append(contentsOf: line)
         } else {
             Sanitizer.sanitize(UnsafeBufferPointer(rebasing: line[..<fed]), into: &bytes)

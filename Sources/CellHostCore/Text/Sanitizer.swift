@@ -57,8 +57,9 @@ public enum Sanitizer {
         let count = input.count
         let table = CodePointProperties.table
         while position < count {
-            // Eight bytes of printable ASCII at a time.
-            if let base = input.baseAddress {
+            // Eight bytes of printable ASCII at a time (not tried inside a
+            // run of non-ASCII characters, such as CJK text).
+            if let base = input.baseAddress, base[position] < 0x80 {
                 while position + 8 <= count {
                     let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
                     let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -73,6 +74,26 @@ public enum Sanitizer {
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
             if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
             guard byte >= 0xC2 else { break }
+            // Two-byte characters, and three-byte ones whose lead byte has no
+            // special case (E1...EC, EE, EF: no overlong or surrogate forms),
+            // decoded here; the rest through `validSequenceLength`.
+            if byte <= 0xDF {
+                guard position + 1 < count, input[position + 1] & 0xC0 == 0x80 else { break }
+                let scalar = UInt32(byte & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F)
+                guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
+                ascii = false
+                position += 2
+                continue
+            }
+            if byte != 0xED, byte >= 0xE1, byte <= 0xEF, position + 2 < count,
+               input[position + 1] & 0xC0 == 0x80, input[position + 2] & 0xC0 == 0x80 {
+                let scalar = UInt32(byte & 0x0F) << 12 | UInt32(input[position + 1] & 0x3F) << 6
+                    | UInt32(input[position + 2] & 0x3F)
+                guard !table.of(scalar).isHiddenFormat else { break }
+                ascii = false
+                position += 3
+                continue
+            }
             let length = UTF8Repair.validSequenceLength(input, position)
             guard length > 0 else { break }
             let scalar = decode(input, position, length)

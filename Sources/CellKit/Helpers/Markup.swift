@@ -132,6 +132,10 @@ public enum InlineMarkup {
         } else if !shape.needsGraphemes {
             MarkupParser.run(ASCIIUnits(text), shape, into: &sink)
             sink.finish(text)
+        } else if MixedUnits.fits(text, shape) {
+            // Non-ASCII, but every ASCII byte is a cluster: parsed by bytes.
+            MarkupParser.run(MixedUnits(text), shape, into: &sink)
+            sink.finish(text)
         } else {
             GraphemeUnits.with(text) { MarkupParser.run($0, shape, into: &sink) }
             sink.finish(text)

@@ -17,6 +17,8 @@ struct TextShape {
     /// Non-ASCII, or a CR (which joins an LF after it): units are grapheme
     /// clusters, not bytes.
     var needsGraphemes = false
+    /// A CR: the text cannot be parsed as `MixedUnits`.
+    var hasCarriageReturn = false
     var isValidUTF8 = true
 
     /// False when the whole text is one plain span.
@@ -32,6 +34,14 @@ struct TextShape {
         // cleared once that byte was seen in it.
         var emphasis = Self.highBits, backtick = Self.highBits, colon = Self.highBits, cr = Self.highBits
         while i < count {
+            // Words of ASCII holding none of the bytes looked for (most of
+            // a text) in a tight loop.
+            while i + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                guard word & Self.highBits == 0, !Self.mayHoldMarkup(word) else { break }
+                i += 8
+            }
+            if i >= count { break }
             if i + 8 <= count {
                 var word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 let high = word & Self.highBits
@@ -41,12 +51,16 @@ struct TextShape {
                 let ascii = high == 0 ? 8 : high.trailingZeroBitCount / 8
                 if ascii > 0 {
                     if ascii < 8 { word &= (1 << (8 * UInt64(ascii))) &- 1 }
-                    // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
-                    emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
-                        & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
-                    backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
-                    colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
-                    cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
+                    // Most words hold none of the bytes looked for: one
+                    // combined test first.
+                    if Self.mayHoldMarkup(word) {
+                        // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
+                        emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
+                            & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
+                        backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
+                        colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
+                        cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
+                    }
                     i += ascii
                     continue
                 }
@@ -57,29 +71,57 @@ struct TextShape {
                 case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"): hasEmphasisOrEscape = true
                 case UInt8(ascii: "`"): hasBacktick = true
                 case UInt8(ascii: ":"): hasColon = true
-                case UInt8(ascii: "\r"): needsGraphemes = true
+                case UInt8(ascii: "\r"): needsGraphemes = true; hasCarriageReturn = true
                 default: break
                 }
                 i += 1
                 continue
             }
-            let length = UTF8Scalar.validLength(text, at: i)
-            guard length > 0 else {
-                isValidUTF8 = false
-                return
-            }
-            if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+            // Non-ASCII scalars, one after the other: two-byte ones, and
+            // three-byte ones whose lead byte has no special case (E1...EC,
+            // EE, EF), are checked here; the others by `validLength`.
             needsGraphemes = true
-            i += length
+            repeat {
+                let lead = base[i]
+                if lead >= 0xC2, lead <= 0xDF, i + 1 < count, base[i + 1] & 0xC0 == 0x80 {
+                    i += 2
+                } else if lead >= 0xE1, lead <= 0xEF, lead != 0xED, i + 2 < count,
+                          base[i + 1] & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80 {
+                    if lead == 0xE1, base[i + 1] == 0xBF, base[i + 2] == 0xAF { hasBacktick = true } // U+1FEF
+                    i += 3
+                } else {
+                    let length = UTF8Scalar.validLength(text, at: i)
+                    guard length > 0 else {
+                        isValidUTF8 = false
+                        return
+                    }
+                    if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+                    i += length
+                }
+            } while i < count && base[i] >= 0x80
         }
         hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
         hasBacktick = hasBacktick || backtick & Self.highBits != Self.highBits
         hasColon = hasColon || colon & Self.highBits != Self.highBits
-        needsGraphemes = needsGraphemes || cr & Self.highBits != Self.highBits
+        hasCarriageReturn = hasCarriageReturn || cr & Self.highBits != Self.highBits
+        needsGraphemes = needsGraphemes || hasCarriageReturn
     }
 
     /// The high bit of every byte.
     static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// For a word whose bytes are all below 0x80: true when a byte is `*`,
+    /// `:`, CR or in 0x5C...0x60 (`\ ] ^ _` and `` ` ``). Adding 0x24 sets a
+    /// byte's high bit from 0x5C up, adding 0x1F from 0x61 up (never carrying
+    /// into the next byte); the others are the zero tests of `nonZeroLanes`,
+    /// `*` (0x2A) and `:` (0x3A) in one, as setting bit 4 makes both `:`.
+    @inline(always)
+    static func mayHoldMarkup(_ word: UInt64) -> Bool {
+        let inRange = (word &+ lanes(0x80 - 0x5C)) & ~(word &+ lanes(0x80 - 0x61))
+        let others = nonZeroLanes((word | lanes(0x10)) ^ lanes(UInt8(ascii: ":")))
+            & nonZeroLanes(word ^ lanes(UInt8(ascii: "\r")))
+        return (inRange | ~others) & highBits != 0
+    }
 
     /// `byte` in every byte.
     @inline(always)
@@ -194,6 +236,209 @@ struct ASCIIUnits: MarkupUnits {
 
     func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
         ByteScan.firstIndex(of: a, b, c, in: text.baseAddress, from: start, to: end)
+    }
+}
+
+/// Valid UTF-8 without CR whose every ASCII byte is a grapheme cluster of
+/// its own (`fits`), parsed a byte at a time, as ASCII is: the cutting into
+/// clusters that `GraphemeUnits` does for the whole text is skipped, which is
+/// most of the cost of a non-ASCII text with markup.
+///
+/// Why the parse is the same as over clusters: the parser only ever asks
+/// about a unit's code, and about the class (`isWord`, `isSpace`) of a unit
+/// next to an ASCII one or inside a URL. Every ASCII byte being a cluster,
+/// a byte's code is its cluster's (non-ASCII bytes are `other`, and `fits`
+/// refuses the scalars whose cluster code is not: U+1FEF always, the URL
+/// punctuation of `UnitCode` when there is a ':'); a unit count between two
+/// ASCII units is non-zero exactly when their byte distance is above one;
+/// the byte after an ASCII one starts a cluster, whose first scalar decides
+/// its class. The byte before one of the ASCII units whose left neighbour is
+/// asked about (`*`, `_`, `` ` ``, `h`, `H`) ends a run of non-ASCII
+/// scalars whose last scalar `fits` requires to be a cluster of its own. Inside a URL only whitespace is asked about, and a
+/// whitespace scalar always starts its cluster (only a Prepend scalar could
+/// join it to what precedes, which `fits` refuses), so the scalar holding a
+/// byte answers for its cluster there.
+struct MixedUnits: MarkupUnits {
+    let text: UnsafeBufferPointer<UInt8>
+
+    init(_ text: UnsafeBufferPointer<UInt8>) { self.text = text }
+
+    var count: Int { text.count }
+    func offset(_ i: Int) -> Int { i }
+
+    /// The byte when it is ASCII, else `other`.
+    func code(_ i: Int) -> UInt8 {
+        let byte = text[i]
+        return byte < 0x80 ? byte : UnitCode.other
+    }
+
+    func isWord(_ i: Int) -> Bool {
+        guard i >= 0, i < text.count else { return false }
+        let byte = text[i]
+        if byte < 0x80 { return ASCIIClass.isWord(byte) }
+        let properties = scalar(holding: i).properties
+        return properties.isAlphabetic || properties.numericType != nil
+    }
+
+    func isSpace(_ i: Int) -> Bool {
+        guard i >= 0, i < text.count else { return true }
+        let byte = text[i]
+        if byte < 0x80 { return ASCIIClass.isSpace(byte) }
+        return scalar(holding: i).properties.isWhitespace
+    }
+
+    func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
+        ByteScan.firstIndex(of: a, b, c, in: text.baseAddress, from: start, to: end)
+    }
+
+    /// The scalar whose UTF-8 holds byte `i` (valid UTF-8: at most three
+    /// continuation bytes to step back over).
+    private func scalar(holding i: Int) -> Unicode.Scalar {
+        var start = i
+        while start > 0, text[start] & 0xC0 == 0x80 { start -= 1 }
+        return UTF8Scalar.decode(text, at: start).scalar
+    }
+
+    /// True when `text` (valid UTF-8 of `shape`, not ASCII) parses the same
+    /// as `MixedUnits` as it does as `GraphemeUnits` (see the type's notes):
+    /// no CR; no U+1FEF; with a ':', none of the non-ASCII URL punctuation;
+    /// no ASCII byte joined to the scalar after it (an Extend, ZWJ or
+    /// SpacingMark scalar) or to the one before it (a Prepend scalar); no
+    /// non-ASCII whitespace after a scalar that may be Prepend; and no `*`,
+    /// `_`, `` ` ``, `h` or `H` right after a run of non-ASCII scalars whose
+    /// last one may join the one before it (`isLoneLetter`). Linear in the text;
+    /// the standard library is asked about a pair of scalars only at the
+    /// edges of runs, for scalars outside the simple ranges and the emoji
+    /// ranges known not to join.
+    static func fits(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape) -> Bool {
+        guard !shape.hasCarriageReturn, let base = text.baseAddress else { return false }
+        let count = text.count
+        var i = 0
+        while i < count {
+            // ASCII, eight bytes at a time.
+            while i + 8 <= count,
+                  UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & TextShape.highBits == 0 {
+                i += 8
+            }
+            if i >= count { break }
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            // A run of non-ASCII scalars, after an ASCII byte unless at the start.
+            let runStart = i
+            // The run's last scalar so far, and the one before it.
+            var previous = Unicode.Scalar(UInt8(0)), previousStart = i, previousIsSimple = true
+            var earlier = Unicode.Scalar(UInt8(0)), earlierIsSimple = true
+            while i < count, base[i] >= 0x80 {
+                let (scalar, length) = UTF8Scalar.decode(text, at: i)
+                let isSimple = GraphemeUnits.isSimple(scalar)
+                if isSimple {
+                    if shape.hasColon, isURLPunctuation(scalar) { return false }
+                } else {
+                    if scalar.value == 0x1FEF || (shape.hasColon && isURLPunctuation(scalar)) { return false }
+                    if i == runStart, runStart > 0, !neverJoinsPrevious(scalar) { return false }
+                }
+                if !previousIsSimple, i > runStart, mayBeWhitespace(scalar), !neverPrepend(previous) {
+                    return false
+                }
+                (earlier, earlierIsSimple) = (previous, previousIsSimple)
+                (previous, previousStart, previousIsSimple) = (scalar, i, isSimple)
+                i += length
+            }
+            // An ASCII byte follows, or the end.
+            guard i < count else { break }
+            if !previousIsSimple, !neverPrepend(previous) { return false }
+            switch base[i] {
+            case UnitCode.star, UnitCode.underscore, UnitCode.backtick, UInt8(ascii: "h"), UInt8(ascii: "H"):
+                // The parser asks about the cluster before this byte: the
+                // run's last scalar must be one (the first scalar of a run
+                // is, as an ASCII byte or the start is before it).
+                let isOwnCluster = previousStart == runStart
+                    || (isLoneLetter(previous) && (earlierIsSimple || neverJoins(earlier)))
+                guard isOwnCluster else { return false }
+            default:
+                break
+            }
+        }
+        return true
+    }
+
+    /// The scalars whose unit code is not `other` in a URL's trailing
+    /// punctuation: U+037E (`;`) and those of `UnitCode.otherTrailingPunctuation`.
+    @inline(always)
+    static func isURLPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x037E, 0x3001, 0x3002, 0xFF0C, 0xFF01, 0xFF1F, 0x2026: return true
+        default: return false
+        }
+    }
+
+    /// Ranges of letters, symbols and emoji that are neither Extend, ZWJ,
+    /// SpacingMark nor Prepend: Greek, Hebrew and Arabic letters, Thai
+    /// consonants, arrows, mathematical and technical symbols, shapes,
+    /// dingbats and emoji (`test_knownRangesNeverJoin` checks every scalar).
+    @inline(always)
+    static func neverJoins(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0370...0x03FF, 0x05D0...0x05EA, 0x0671...0x06D3, 0x0E01...0x0E30, 0x2100...0x23FF,
+             0x25A0...0x27BF, 0x2B00...0x2BFF, 0x1F000...0x1F3FA, 0x1F400...0x1FAFF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Scalars that start a cluster after a simple scalar or one of the
+    /// `neverJoins` ranges (which hold no Prepend, Hangul jamo, ZWJ or
+    /// Indic linker): the simple ones, and Greek, Hebrew and Arabic letters
+    /// and Thai consonants (`test_loneLettersJoinNothingBefore` checks them).
+    /// Not after anything: a Hangul syllable joins a leading jamo before it,
+    /// and © an emoji and ZWJ.
+    @inline(always)
+    static func isLoneLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0370...0x03FF, 0x05D0...0x05EA, 0x0671...0x06D3, 0x0E01...0x0E30: return true
+        default: return GraphemeUnits.isSimple(scalar)
+        }
+    }
+
+    /// Never Prepend: a grapheme break always follows it (before anything
+    /// but Extend, ZWJ and SpacingMark). `neverJoins` ranges and combining
+    /// marks, joiners, variation selectors, skin tones and emoji tags
+    /// (`test_knownRangesNeverJoin` checks them), else the standard library.
+    static func neverPrepend(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x0483...0x0489, 0x0591...0x05C7, 0x064B...0x065F, 0x200C...0x200D, 0x20D0...0x20FF,
+             0xFE00...0xFE0F, 0x1F3FB...0x1F3FF, 0xE0020...0xE007F:
+            return true
+        default:
+            return neverJoins(scalar) || !joins(scalar, "a")
+        }
+    }
+
+    /// Never joins a letter before it (not Extend, ZWJ or SpacingMark).
+    static func neverJoinsPrevious(_ scalar: Unicode.Scalar) -> Bool {
+        neverJoins(scalar) || !joins("a", scalar)
+    }
+
+    /// True when `scalar` may be whitespace: no scalar above U+3000 is
+    /// (`test_noWhitespaceAboveIdeographicSpace`), and ZWJ, the commonest
+    /// scalar after an emoji below it, is not.
+    @inline(always)
+    static func mayBeWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value <= 0x3000 && scalar.value != 0x200D && scalar.properties.isWhitespace
+    }
+
+    /// True when `first` and `second` make one `Character`. With an ASCII
+    /// letter on one side, only GB9, GB9a (Extend, ZWJ, SpacingMark after)
+    /// and GB9b (Prepend before) can join them, and a control byte instead
+    /// of the letter would join less: the answer is safe for any ASCII byte.
+    static func joins(_ first: Unicode.Scalar, _ second: Unicode.Scalar) -> Bool {
+        var pair = String.UnicodeScalarView()
+        pair.append(first)
+        pair.append(second)
+        return String(pair).count == 1
     }
 }
 
