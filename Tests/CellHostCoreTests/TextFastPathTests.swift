@@ -46,16 +46,9 @@ final class TextFastPathTests: XCTestCase {
             var text: [UInt8] = []
             let raw = Self.randomText(&generator, length: Int.random(in: 1...40, using: &generator))
             raw.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &text) }
-            for mode in WidthMode.allCases {
-                let fast = text.withUnsafeBufferPointer { bytes in
-                    var clusters: [Cluster] = []
-                    DisplayWidth.clusters(bytes, 0..<bytes.count, mode: mode, into: &clusters)
-                    return clusters.map { [$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0, $0.isWide ? 1 : 0] }
-                }
-                let reference = text.withUnsafeBufferPointer { ReferenceClusters.clusters($0, mode: mode) }
-                XCTAssertEqual(fast, reference, "\(mode) \(String(decoding: text, as: UTF8.self).unicodeScalars.map { String($0.value, radix: 16) })")
-                if fast != reference { return }
-            }
+            guard clustersMatchReference(text, String(decoding: text, as: UTF8.self).unicodeScalars.map {
+                String($0.value, radix: 16)
+            }.description) else { return }
         }
     }
 
@@ -84,16 +77,7 @@ final class TextFastPathTests: XCTestCase {
                     text += Array(String(Unicode.Scalar(printable.randomElement(using: &generator)!)!).utf8)
                 }
             }
-            for mode in WidthMode.allCases {
-                let fast = text.withUnsafeBufferPointer { bytes in
-                    var clusters: [Cluster] = []
-                    DisplayWidth.clusters(bytes, 0..<bytes.count, mode: mode, into: &clusters)
-                    return clusters.map { [$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0, $0.isWide ? 1 : 0] }
-                }
-                let reference = text.withUnsafeBufferPointer { ReferenceClusters.clusters($0, mode: mode) }
-                XCTAssertEqual(fast, reference, "\(mode) \(text)")
-                if fast != reference { return }
-            }
+            guard clustersMatchReference(text, "\(text)") else { return }
         }
     }
 
@@ -167,6 +151,24 @@ final class TextFastPathTests: XCTestCase {
                                reference == input, "\(input)")
             }
         }
+    }
+
+    /// Asserts that `text`'s clusters in every width mode are the
+    /// reference's (`label` names the text in a failure); false on the first
+    /// mismatch, so a random test stops there.
+    private func clustersMatchReference(_ text: [UInt8], _ label: String,
+                                        file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        for mode in WidthMode.allCases {
+            let fast = text.withUnsafeBufferPointer { bytes in
+                var clusters: [Cluster] = []
+                DisplayWidth.clusters(bytes, 0..<bytes.count, mode: mode, into: &clusters)
+                return clusters.map { [$0.start, $0.end, $0.width, $0.isSpace ? 1 : 0, $0.isWide ? 1 : 0] }
+            }
+            let reference = text.withUnsafeBufferPointer { ReferenceClusters.clusters($0, mode: mode) }
+            XCTAssertEqual(fast, reference, "\(mode) \(label)", file: file, line: line)
+            if fast != reference { return false }
+        }
+        return true
     }
 }
 

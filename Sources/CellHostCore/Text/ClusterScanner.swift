@@ -93,20 +93,8 @@ struct ClusterScanner {
               mode == .wcwidth || !lookaheadProperties.isPrepend {
             let value = lookaheadValue
             let next = position &+ lookaheadLength
-            if next < end, bytes[next] >= 0x80 {
-                guard let (following, followingLength) = decodeValid(at: next) else { break }
-                let followingProperties = table.of(following)
-                let startsUnit = mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster
-                guard startsUnit else { break }
-                lookaheadPosition = next
-                lookaheadLength = followingLength
-                lookaheadValue = following
-                lookaheadProperties = followingProperties
-            }
-            position = next
-            previous = Int32(bitPattern: value)
-            previousIsPrepend = false
-            if next < end { state = 0 }
+            guard endsAlone(at: next) else { break }
+            step(past: value, to: next)
             cluster.end = Int32(truncatingIfNeeded: next)
             cluster.width &+= 1
         }
@@ -134,22 +122,37 @@ struct ClusterScanner {
         // A prepend mark attaches to what follows it.
         if mode == .grapheme && properties.isPrepend { return nil }
         let next = start + length
-        if next < end, bytes[next] >= 0x80 {
-            guard let (following, followingLength) = decodeValid(at: next) else { return nil }
-            let followingProperties = table.of(following)
-            let startsUnit = mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster
-            guard startsUnit else { return nil }
-            lookaheadPosition = next
-            lookaheadLength = followingLength
-            lookaheadValue = following
-            lookaheadProperties = followingProperties
-        }
+        guard endsAlone(at: next) else { return nil }
+        step(past: value, to: next)
+        let columns = min(max(properties.width, 1), 2) // a lone mark still takes a cell
+        return Cluster(start: Int32(start), end: Int32(next), width: columns, isSpace: false, isWide: columns == 2)
+    }
+
+    /// True when a code point that ends at `next` is a cluster (a unit in
+    /// `wcwidth` mode) by itself: what follows is the end, ASCII, or a
+    /// code point that starts one of its own, which is then kept as the
+    /// look-ahead (decoded once, for this check and the next call).
+    @inline(__always)
+    private mutating func endsAlone(at next: Int) -> Bool {
+        guard next < end, bytes[next] >= 0x80 else { return true }
+        guard let (following, followingLength) = decodeValid(at: next) else { return false }
+        let followingProperties = table.of(following)
+        guard mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster else { return false }
+        lookaheadPosition = next
+        lookaheadLength = followingLength
+        lookaheadValue = following
+        lookaheadProperties = followingProperties
+        return true
+    }
+
+    /// Moves past the lone code point `value`, to `next`, with the break
+    /// state where `graphemeCluster` and `codePointUnit` would leave it.
+    @inline(__always)
+    private mutating func step(past value: UInt32, to next: Int) {
         position = next
         previous = Int32(bitPattern: value)
         previousIsPrepend = false
         if next < end { state = 0 }
-        let columns = min(max(properties.width, 1), 2) // a lone mark still takes a cell
-        return Cluster(start: Int32(start), end: Int32(next), width: columns, isSpace: false, isWide: columns == 2)
     }
 
     /// The non-ASCII code point at `index` and its length when it is a
