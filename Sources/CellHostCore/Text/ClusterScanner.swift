@@ -115,7 +115,7 @@ struct ClusterScanner {
         if start == lookaheadPosition {
             (value, length, properties) = (lookaheadValue, lookaheadLength, lookaheadProperties)
         } else {
-            guard let decoded = decodeValid(at: start) else { return nil }
+            guard let decoded = UTF8Repair.decodeValid(bytes, at: start) else { return nil }
             (value, length) = decoded
             properties = table.of(value)
         }
@@ -135,7 +135,7 @@ struct ClusterScanner {
     @inline(__always)
     private mutating func endsAlone(at next: Int) -> Bool {
         guard next < end, bytes[next] >= 0x80 else { return true }
-        guard let (following, followingLength) = decodeValid(at: next) else { return false }
+        guard let (following, followingLength) = UTF8Repair.decodeValid(bytes, at: next) else { return false }
         let followingProperties = table.of(following)
         guard mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster else { return false }
         lookaheadPosition = next
@@ -153,36 +153,6 @@ struct ClusterScanner {
         previous = Int32(bitPattern: value)
         previousIsPrepend = false
         if next < end { state = 0 }
-    }
-
-    /// The non-ASCII code point at `index` and its length when it is a
-    /// valid two-, three- or four-byte sequence (what
-    /// `UTF8Repair.validSequenceLength` accepts, checked on the decoded
-    /// value: no overlong form, surrogate or value above U+10FFFF); nil
-    /// otherwise, for `scalar(at:)` to measure as U+FFFD.
-    @inline(__always)
-    private func decodeValid(at index: Int) -> (value: UInt32, length: Int)? {
-        let count = bytes.count
-        let lead = UInt32(bytes[index])
-        guard index + 1 < count else { return nil }
-        let second = UInt32(bytes[index + 1])
-        guard second & 0xC0 == 0x80 else { return nil }
-        if lead < 0xE0 {
-            let value = (lead & 0x1F) << 6 | (second & 0x3F)
-            return lead >= 0xC0 && value >= 0x80 ? (value, 2) : nil
-        }
-        guard index + 2 < count else { return nil }
-        let third = UInt32(bytes[index + 2])
-        guard third & 0xC0 == 0x80 else { return nil }
-        if lead < 0xF0 {
-            let value = (lead & 0x0F) << 12 | (second & 0x3F) << 6 | (third & 0x3F)
-            return value >= 0x800 && (value < 0xD800 || value >= 0xE000) ? (value, 3) : nil
-        }
-        guard lead < 0xF8, index + 3 < count else { return nil }
-        let fourth = UInt32(bytes[index + 3])
-        guard fourth & 0xC0 == 0x80 else { return nil }
-        let value = (lead & 0x07) << 18 | (second & 0x3F) << 12 | (third & 0x3F) << 6 | (fourth & 0x3F)
-        return value >= 0x10000 && value <= 0x10FFFF ? (value, 4) : nil
     }
 
     /// Skips ASCII other than spaces from `index` eight bytes at a time and
@@ -210,10 +180,8 @@ struct ClusterScanner {
     private func scalar(at index: Int) -> (value: Int32, length: Int, properties: CodePointProperties) {
         let byte = bytes[index]
         if byte < 0x80 { return (Int32(byte), 1, CodePointProperties(bits: 0x5)) }
-        let length = UTF8Repair.validSequenceLength(bytes, index)
         // Sanitized text is valid; a stray byte is measured as U+FFFD.
-        guard length > 0 else { return (0xFFFD, 1, table.of(0xFFFD)) }
-        let value = Sanitizer.decode(bytes, index, length)
+        guard let (value, length) = UTF8Repair.decodeValid(bytes, at: index) else { return (0xFFFD, 1, table.of(0xFFFD)) }
         return (Int32(bitPattern: value), length, table.of(value))
     }
 

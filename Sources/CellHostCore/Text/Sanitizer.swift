@@ -73,30 +73,7 @@ public enum Sanitizer {
             let byte = input[position]
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
             if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
-            guard byte >= 0xC2 else { break }
-            // Two-byte characters, and three-byte ones whose lead byte has no
-            // special case (E1...EC, EE, EF: no overlong or surrogate forms),
-            // decoded here; the rest through `validSequenceLength`.
-            if byte <= 0xDF {
-                guard position + 1 < count, input[position + 1] & 0xC0 == 0x80 else { break }
-                let scalar = UInt32(byte & 0x1F) << 6 | UInt32(input[position + 1] & 0x3F)
-                guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
-                ascii = false
-                position += 2
-                continue
-            }
-            if byte != 0xED, byte >= 0xE1, byte <= 0xEF, position + 2 < count,
-               input[position + 1] & 0xC0 == 0x80, input[position + 2] & 0xC0 == 0x80 {
-                let scalar = UInt32(byte & 0x0F) << 12 | UInt32(input[position + 1] & 0x3F) << 6
-                    | UInt32(input[position + 2] & 0x3F)
-                guard !table.of(scalar).isHiddenFormat else { break }
-                ascii = false
-                position += 3
-                continue
-            }
-            let length = UTF8Repair.validSequenceLength(input, position)
-            guard length > 0 else { break }
-            let scalar = decode(input, position, length)
+            guard byte >= 0xC2, let (scalar, length) = UTF8Repair.decodeValid(input, at: position) else { break }
             guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
             ascii = false
             position += length

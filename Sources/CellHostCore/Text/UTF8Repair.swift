@@ -37,6 +37,36 @@ enum UTF8Repair {
         }
     }
 
+    /// The code point at `index` (a byte of 0x80 or more) and its length
+    /// when it starts a valid two-, three- or four-byte sequence: what
+    /// `validSequenceLength` accepts, checked on the decoded value (no
+    /// overlong form, surrogate or value above U+10FFFF); nil otherwise.
+    /// Validates and decodes in one pass, for the loops that need the value.
+    @inline(__always)
+    static func decodeValid(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (value: UInt32, length: Int)? {
+        let count = bytes.count
+        let lead = UInt32(bytes[index])
+        guard index + 1 < count else { return nil }
+        let second = UInt32(bytes[index + 1])
+        guard second & 0xC0 == 0x80 else { return nil }
+        if lead < 0xE0 {
+            let value = (lead & 0x1F) << 6 | (second & 0x3F)
+            return lead >= 0xC0 && value >= 0x80 ? (value, 2) : nil
+        }
+        guard index + 2 < count else { return nil }
+        let third = UInt32(bytes[index + 2])
+        guard third & 0xC0 == 0x80 else { return nil }
+        if lead < 0xF0 {
+            let value = (lead & 0x0F) << 12 | (second & 0x3F) << 6 | (third & 0x3F)
+            return value >= 0x800 && (value < 0xD800 || value >= 0xE000) ? (value, 3) : nil
+        }
+        guard lead < 0xF8, index + 3 < count else { return nil }
+        let fourth = UInt32(bytes[index + 3])
+        guard fourth & 0xC0 == 0x80 else { return nil }
+        let value = (lead & 0x07) << 18 | (second & 0x3F) << 12 | (third & 0x3F) << 6 | (fourth & 0x3F)
+        return value >= 0x10000 && value <= 0x10FFFF ? (value, 4) : nil
+    }
+
     /// Length of the valid sequence starting at `position`, or 0.
     @inline(__always)
     static func validSequenceLength(_ input: UnsafeBufferPointer<UInt8>, _ position: Int) -> Int {

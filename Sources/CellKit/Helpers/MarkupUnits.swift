@@ -77,27 +77,16 @@ struct TextShape {
                 i += 1
                 continue
             }
-            // Non-ASCII scalars, one after the other: two-byte ones, and
-            // three-byte ones whose lead byte has no special case (E1...EC,
-            // EE, EF), are checked here; the others by `validLength`.
+            // Non-ASCII scalars, one after the other.
             needsGraphemes = true
             repeat {
-                let lead = base[i]
-                if lead >= 0xC2, lead <= 0xDF, i + 1 < count, base[i + 1] & 0xC0 == 0x80 {
-                    i += 2
-                } else if lead >= 0xE1, lead <= 0xEF, lead != 0xED, i + 2 < count,
-                          base[i + 1] & 0xC0 == 0x80, base[i + 2] & 0xC0 == 0x80 {
-                    if lead == 0xE1, base[i + 1] == 0xBF, base[i + 2] == 0xAF { hasBacktick = true } // U+1FEF
-                    i += 3
-                } else {
-                    let length = UTF8Scalar.validLength(text, at: i)
-                    guard length > 0 else {
-                        isValidUTF8 = false
-                        return
-                    }
-                    if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
-                    i += length
+                let length = UTF8Scalar.validLength(text, at: i)
+                guard length > 0 else {
+                    isValidUTF8 = false
+                    return
                 }
+                if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
+                i += length
             } while i < count && base[i] >= 0x80
         }
         hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
@@ -617,6 +606,7 @@ enum UTF8Scalar {
     /// The length of the valid UTF-8 sequence at `i` (whose first byte is
     /// not ASCII), or 0 when it is invalid (overlong, surrogate, beyond
     /// U+10FFFF, truncated).
+    @inline(__always)
     static func validLength(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
         let lead = text[i]
         let length: Int
