@@ -548,12 +548,7 @@ final class Chrome {
                     text += "999999+".utf8
                 } else {
                     // 2 to 999 999: its decimal digits, written in place.
-                    var divisor: Int64 = 1
-                    while divisor * 10 <= count { divisor *= 10 }
-                    while divisor > 0 {
-                        text.append(0x30 + UInt8(truncatingIfNeeded: count / divisor % 10))
-                        divisor /= 10
-                    }
+                    DecimalDigits.with(Int(count)) { text.append(contentsOf: $0) }
                 }
             }
         }
@@ -604,10 +599,8 @@ final class Chrome {
     /// The day of local time `parts`, as a number that changes at midnight.
     static func dayNumber(_ parts: tm) -> Int { Int(parts.tm_year) * 400 + Int(parts.tm_yday) }
 
-    /// `HH:MM`, built in place (a small string: no allocation).
-    func clock(_ seconds: Double) -> String { Chrome.clock(localTime(seconds)) }
-
-    /// `HH:MM` of local time `parts`.
+    /// `HH:MM` of local time `parts`, built in place (a small string: no
+    /// allocation).
     static func clock(_ parts: tm) -> String {
         let hour = UInt8(clamping: min(max(parts.tm_hour, 0), 99))
         let minute = UInt8(clamping: min(max(parts.tm_min, 0), 99))

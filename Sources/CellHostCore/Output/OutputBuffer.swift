@@ -113,17 +113,7 @@ public final class OutputBuffer {
 
     /// `value` in decimal.
     func appendDecimal(_ value: Int) {
-        if value < 0 { append(0x2D) } // -
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in // UInt64.max has 20
-            var index = digits.count
-            repeat {
-                index -= 1
-                digits[index] = 0x30 + UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0 && index > 0
-            append(UnsafeBufferPointer(rebasing: digits[index...]))
-        }
+        DecimalDigits.with(value) { append($0) }
     }
 
     /// Writes when more than 64 KiB are pending. A buffer without a
