@@ -25,13 +25,15 @@ class MethodBinding {
 
 /// Runs `body` with a `RenderContext` for a call that received `context`,
 /// marked as in progress so that `renderSuper` and `canRenderSuper` work
-/// during it (and only then).
+/// during it (and only then). `cache` is the calling thread's
+/// `ThreadCache.current`, read once per call for the host and the context.
 private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, host: Host,
+                                  cache: UnsafeMutablePointer<ThreadCache>?,
                                   className: UnsafePointer<CChar>, object: OpaquePointer?,
                                   builder: OpaquePointer?, _ body: (RenderContext) -> T) -> T {
     let token = Runtime.beginCall()
     defer { Runtime.endCall(token) }
-    var renderContext = RenderContext(context, host: host)
+    var renderContext = RenderContext(context, host: host, cache: cache)
     renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
                                                       builder: builder, token: token)
     return body(renderContext)
@@ -52,7 +54,8 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
 
     func render(_ arguments: Arguments) -> Int32 {
         guard let context = arguments.context(3), let table = Runtime.host(of: context) else { return ResultCode.error }
-        let host = Host(table)
+        let cache = ThreadCache.current
+        let host = Host(table, cache: cache)
         guard let message = arguments.handle(2), let builder = arguments.handle(4) else {
             host.log(.error, "\(cls.name): renderMessage:context:into: called without a message or builder")
             return ResultCode.error
@@ -62,7 +65,7 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
         var cell = CellBuilder(handle: builder, host: host)
         let box = cls.box(for: object, host: host)
         var renderer = box.value
-        let outcome = withRenderContext(context, host: host, className: cls.className, object: object,
+        let outcome = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
                                         builder: builder) { renderer.render(view, into: &cell, context: $0) }
         // (`MemoryLayout<R>` rather than `ClassRuntime<R>.isStateless`: naming
         // the generic class looks its metadata up, some 300 instructions a call.)
@@ -106,10 +109,12 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
         // Without what it needs, answer yes and let render decide (and report).
         guard let context = arguments.context(3), let message = arguments.handle(2),
               let table = Runtime.host(of: context) else { return true }
-        let host = Host(table)
+        let cache = ThreadCache.current
+        let host = Host(table, cache: cache)
         let object = arguments.object
         let renderer = cls.box(for: object, host: host).value
-        return withRenderContext(context, host: host, className: cls.className, object: object, builder: nil) {
+        return withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
+                                 builder: nil) {
             renderer.canRender(Message(handle: message, host: host), context: $0)
         }
     }
@@ -135,11 +140,12 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
     func plainText(_ arguments: Arguments) -> Int32 {
         guard let context = arguments.context(3), let table = Runtime.host(of: context),
               let message = arguments.handle(2), let builder = arguments.handle(4) else { return ResultCode.declined }
-        let host = Host(table)
+        let cache = ThreadCache.current
+        let host = Host(table, cache: cache)
         let object = arguments.object
         let renderer = cls.box(for: object, host: host).value
         var cell = CellBuilder(handle: builder, host: host)
-        let summarized = withRenderContext(context, host: host, className: cls.className, object: object,
+        let summarized = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
                                            builder: nil) {
             renderer.plainText(for: Message(handle: message, host: host), context: $0, into: &cell)
         }

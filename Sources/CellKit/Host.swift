@@ -27,9 +27,11 @@ public struct Host {
     /// The extensions of `table`, fetched once (see `Runtime.extensions(of:)`).
     let extensions: HostExtensions
 
-    init(_ table: UnsafePointer<cellhost_host>) {
+    /// `cache` is the calling thread's `ThreadCache.current`, passed by a
+    /// caller that reads it once for a whole call.
+    init(_ table: UnsafePointer<cellhost_host>, cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) {
         self.table = table
-        extensions = Runtime.extensions(of: table)
+        extensions = Runtime.extensions(of: table, cache: cache)
     }
 
     /// The host table as an untyped pointer, for code that talks to the C

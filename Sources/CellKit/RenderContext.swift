@@ -115,8 +115,10 @@ public struct RenderContext {
     }
 
     /// Reads a C context. Fields beyond what the host's `struct_size` covers
-    /// are treated as absent.
-    init(_ raw: UnsafePointer<cellhost_context>, host: Host) {
+    /// are treated as absent. `cache`: the calling thread's `ThreadCache`,
+    /// as for `Host.init`.
+    init(_ raw: UnsafePointer<cellhost_context>, host: Host,
+         cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) {
         let c = raw.pointee
         let size = Int(c.struct_size)
         func covers<T>(_ field: KeyPath<cellhost_context, T>) -> Bool {
@@ -124,7 +126,8 @@ public struct RenderContext {
             return size >= offset + MemoryLayout<T>.size
         }
         let strings = Runtime.contextStrings(messageClass: covers(\.message_class) ? c.message_class : nil,
-                                             baseDirectory: covers(\.base_directory) ? c.base_directory : nil)
+                                             baseDirectory: covers(\.base_directory) ? c.base_directory : nil,
+                                             cache: cache)
         self.init(width: Int(c.width),
                   messageClass: strings.messageClass,
                   baseDirectory: strings.baseDirectory,

@@ -120,25 +120,15 @@ enum Runtime {
 
     // MARK: Context strings
 
-    /// The `String` of a context's message class, made again only when it changes.
-    static func messageClass(_ text: UnsafePointer<CChar>) -> String {
-        if let cache = ThreadCache.current { return cache.pointee.messageClass.string(text) }
-        return lock.locked { messageClassCache.string(text) }
-    }
-
-    /// The `String` of a context's base directory, made again only when it changes.
-    static func baseDirectory(_ text: UnsafePointer<CChar>) -> String {
-        if let cache = ThreadCache.current { return cache.pointee.baseDirectory.string(text) }
-        return lock.locked { baseDirectoryCache.string(text) }
-    }
-
-    /// `messageClass(_:)` and `baseDirectory(_:)` of one context (`""` for
-    /// a `nil` pointer): what every call's `RenderContext` reads. From the
-    /// calling thread's caches, without a lock; under the lock from the
-    /// shared ones only when the thread has no `ThreadCache`.
-    static func contextStrings(messageClass: UnsafePointer<CChar>?,
-                               baseDirectory: UnsafePointer<CChar>?) -> (messageClass: String, baseDirectory: String) {
-        if let cache = ThreadCache.current {
+    /// The message class and base directory of one context as `String`s
+    /// (`""` for a `nil` pointer), made again only when they change: what
+    /// every call's `RenderContext` reads. From `cache` (the calling
+    /// thread's `ThreadCache.current`, which the caller read once for the
+    /// whole call) without a lock; under the lock from the shared caches
+    /// when the thread has none.
+    static func contextStrings(messageClass: UnsafePointer<CChar>?, baseDirectory: UnsafePointer<CChar>?,
+                               cache: UnsafeMutablePointer<ThreadCache>?) -> (messageClass: String, baseDirectory: String) {
+        if let cache {
             return (messageClass.map { cache.pointee.messageClass.string($0) } ?? "",
                     baseDirectory.map { cache.pointee.baseDirectory.string($0) } ?? "")
         }
@@ -166,9 +156,11 @@ enum Runtime {
     /// (extension tables are host-owned and valid for the life of the process).
     /// The calling thread remembers the last table it asked about, so a
     /// call normally takes no lock; `extensionsGeneration` tells it when
-    /// `forgetExtensions` emptied the shared cache.
-    static func extensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
-        guard let cache = ThreadCache.current else { return lock.locked { cachedExtensions(of: table) } }
+    /// `forgetExtensions` emptied the shared cache. `cache` is the calling
+    /// thread's (a caller that read it already passes it).
+    static func extensions(of table: UnsafePointer<cellhost_host>,
+                           cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> HostExtensions {
+        guard let cache else { return lock.locked { cachedExtensions(of: table) } }
         let generation = extensionsGeneration.load(ordering: .acquiring)
         if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation {
             return cache.pointee.extensions

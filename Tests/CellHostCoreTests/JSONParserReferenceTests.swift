@@ -11,7 +11,7 @@ final class JSONParserReferenceTests: XCTestCase {
         var document = JSONDocument()
         do {
             try input.withUnsafeBufferPointer { try document.parse($0) }
-            return .success(document.nodes)
+            return .success(document.nodes.all)
         } catch let error as JSONSyntaxError {
             return .failure(error)
         } catch {

@@ -38,4 +38,52 @@ final class MessageFieldTests: XCTestCase {
         XCTAssertEqual(message.replyTo, "m-1")
         XCTAssertEqual(message.text, "t")
     }
+
+    func test_keysThatOnlyResembleFields_areNotRead() throws {
+        // Same length and first eight bytes as a field, or a field's name
+        // as a prefix: none of them is that field.
+        let message = try load(#"{"typE":"file","types":"x","tex":"no","directiox":"outgoing","reactionz":[{"emoji":"x"}],"reply_tO":"m-9","ids":"a","type":"text","text":"yes"}"#)
+        XCTAssertEqual(message.type, "text")
+        XCTAssertEqual(message.text, "yes")
+        XCTAssertEqual(message.id, "")
+        XCTAssertNil(message.replyTo)
+        XCTAssertFalse(message.isOutgoing)
+        XCTAssertNil(message.reactionsNode)
+    }
+
+    func test_nineByteFields_areRead() throws {
+        let message = try load(#"{"type":"text","direction":"outgoing","reactions":[{"emoji":"x","count":1}]}"#)
+        XCTAssertTrue(message.isOutgoing)
+        XCTAssertNotNil(message.reactionsNode)
+    }
+
+    func test_aShortKeyAtTheEndOfTheLine_isRead() throws {
+        // Fewer than eight bytes from the key to the end: read byte by byte.
+        let message = try load(#"{"id":7}"#)
+        XCTAssertEqual(message.id, "7")
+    }
+
+    func test_keyWordConstants_areTheWordsOfTheirNames() {
+        XCTAssertEqual(KeyWord.id, KeyWord.of("id"))
+        XCTAssertEqual(KeyWord.type, KeyWord.of("type"))
+        XCTAssertEqual(KeyWord.time, KeyWord.of("time"))
+        XCTAssertEqual(KeyWord.text, KeyWord.of("text"))
+        XCTAssertEqual(KeyWord.sender, KeyWord.of("sender"))
+        XCTAssertEqual(KeyWord.status, KeyWord.of("status"))
+        XCTAssertEqual(KeyWord.edited, KeyWord.of("edited"))
+        XCTAssertEqual(KeyWord.replyTo, KeyWord.of("reply_to"))
+        XCTAssertEqual(KeyWord.directio, KeyWord.of("direction"))
+        XCTAssertEqual(KeyWord.reaction, KeyWord.of("reactions"))
+    }
+
+    func test_keyWord_readsTheSameInOneLoadAndByteByByte() {
+        let bytes: [UInt8] = Array(#""status":"read","x":1}"#.utf8)
+        bytes.withUnsafeBufferPointer { all in
+            guard let base = all.baseAddress else { return XCTFail("no bytes") }
+            for length in 1...8 {
+                // count: the whole buffer (one load) or just the key (bytes).
+                XCTAssertEqual(KeyWord.of(base, 1, length, count: all.count), KeyWord.of(base, 1, length, count: 1 + length))
+            }
+        }
+    }
 }

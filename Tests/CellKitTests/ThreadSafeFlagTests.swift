@@ -113,7 +113,8 @@ final class ThreadSafeFlagTests: XCTestCase {
     }
 
     /// Each thread has its own context-string cache, and every thread reads
-    /// the context's own strings.
+    /// the context's own strings (from its own cache, and from the shared
+    /// locked one a thread without a cache uses).
     func test_contextStrings_onSeveralThreads_areEachContextsOwn() {
         let failures = Atomicish()
         let texts = ["text", "voice", "file", "a/much/longer/base/directory/than/fits/inline"]
@@ -121,7 +122,8 @@ final class ThreadSafeFlagTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for round in 0..<500 {
                 let index = (worker + round) % texts.count
-                let strings = Runtime.contextStrings(messageClass: buffers[index], baseDirectory: buffers[(index + 1) % texts.count])
+                let strings = Runtime.contextStrings(messageClass: buffers[index], baseDirectory: buffers[(index + 1) % texts.count],
+                                                     cache: round % 2 == 0 ? ThreadCache.current : nil)
                 if strings.messageClass != texts[index] || strings.baseDirectory != texts[(index + 1) % texts.count] {
                     failures.add()
                 }

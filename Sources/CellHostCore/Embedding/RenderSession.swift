@@ -163,14 +163,15 @@ public final class RenderSession {
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
         let renderer = self.renderer
-        let walk = renderer.start(message, reusing: slot.spareWalk)
-        walk.order = order
         // This thread's call state, looked up once (a thread-local read).
         let state = host.runtime.state
+        let walk = renderer.start(message, reusing: slot.spareWalk, state: state)
+        walk.order = order
         state.logCapture = slot
         state.baseDirectory = slot.baseDirectory
         defer { state.logCapture = nil }
-        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags) != nil || walk.isPaused {
+        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
+            || walk.isPaused {
             slot.walk = walk
             slot.width = contentWidth
             slot.flags = flags
@@ -189,7 +190,7 @@ public final class RenderSession {
         state.baseDirectory = slot.baseDirectory
         defer { state.logCapture = nil }
         let renderer = self.renderer
-        renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags)
+        renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags, state: state)
         slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
     }
 

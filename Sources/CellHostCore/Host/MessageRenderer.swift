@@ -92,8 +92,10 @@ struct MessageRenderer {
 
     /// A walk over the registry's chain for `message`: `reusing` restarted,
     /// when given (no walk of an earlier message may still be in use).
-    func start(_ message: Message, reusing spare: ChainWalk? = nil) -> ChainWalk {
-        let chain = runtime.state.chain(for: message.type, in: runtime.registry)
+    /// `state` is the calling thread's (`runtime.state`; a caller that has
+    /// it passes it, saving a thread-local read).
+    func start(_ message: Message, reusing spare: ChainWalk? = nil, state: CallState? = nil) -> ChainWalk {
+        let chain = (state ?? runtime.state).chain(for: message.type, in: runtime.registry)
         let walk: ChainWalk
         if let spare {
             spare.restart(steps: chain.steps)
@@ -115,11 +117,12 @@ struct MessageRenderer {
     /// On a render worker thread it also stops at a step whose class may not
     /// be called concurrently (`RuntimeClass.isConcurrent`), `walk.next` at
     /// that step: the thread that owns the runtime goes on from there
-    /// (`ChainWalk.isPaused`).
+    /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `start`.
     @discardableResult
-    func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> PluginWorker? {
+    func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32,
+                 state: CallState? = nil) -> PluginWorker? {
         let builder = BuilderHandle.handle(canvas)
-        let state = runtime.state
+        let state = state ?? runtime.state
         canvas.sanitizedSource = message.arena
         defer { canvas.sanitizedSource = nil }
         while walk.outcome == nil && walk.next < walk.steps.count {
@@ -159,7 +162,8 @@ struct MessageRenderer {
             let object = state.instance(of: step.cls, runtime: runtime)
             let mark = canvas.mark
             if let check = step.cls.lookup(.canRender) {
-                let accepted = runtime.withContext(for: check.owner, width: width, messageClass: step.messageClass, flags: flags) {
+                let accepted = runtime.withContext(for: check.owner, width: width, messageClass: step.messageClass, flags: flags,
+                                                    state: state) {
                     runtime.dispatcher.canRender(check, receiver: object.handle, message: message.handle, context: $0)
                 }
                 if !accepted {
@@ -169,7 +173,8 @@ struct MessageRenderer {
             }
             guard let method = step.cls.lookup(.render) else { continue }
             if !state.lastError.isEmpty { state.lastError[method.owner.pluginID] = nil }
-            let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags) {
+            let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags,
+                                              state: state) {
                 runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
             }
             if result == Int32(CELLHOST_RENDERED) {

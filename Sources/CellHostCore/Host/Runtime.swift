@@ -201,15 +201,18 @@ final class Conversation {
 }
 
 extension Runtime {
-    /// Runs `body` with a context whose host table is that of the plugin owning `cls`.
+    /// Runs `body` with a context whose host table is that of the plugin
+    /// owning `cls`. `state` is the calling thread's (`state`; a caller that
+    /// has it passes it, saving a thread-local read per call).
     func withContext<T>(for cls: RuntimeClass, width: Int, messageClass: String, flags: UInt32,
-                        _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
+                        state: CallState? = nil, _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
         let host = cls.hostTable ?? hostTable(for: cls.pluginID)
+        let directory = (state ?? self.state).baseDirectory.pointer
         return messageClassCString(messageClass) { name in
             var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size),
                                            width: UInt32(clamping: max(width, 0)),
                                            flags: flags, reserved: 0, message_class: name, host: host,
-                                           base_directory: baseDirectory.pointer)
+                                           base_directory: directory)
             return withUnsafePointer(to: &context) { body($0) }
         }
     }

@@ -23,16 +23,39 @@ public struct JSONDocument {
 
     /// The bytes of the current value (one line or one array element).
     public internal(set) var bytes: [UInt8] = []
-    var nodes: [Node] = []
+    /// The tape of the current value, where the parser wrote it.
+    private(set) var nodes = Nodes()
     /// Lazily built element positions of arrays, for O(1) indexed look-ups.
     var arrayIndex = ArrayIndex()
-    /// Where `parse` writes the tape before it moves it into `nodes`.
-    private var tape = TapeBuffer()
 
     public init() {}
 
     /// The root node's kind, or nil before the first successful parse.
-    public var rootKind: Kind? { nodes.first?.kind }
+    public var rootKind: Kind? { nodes.isEmpty ? nil : nodes[0].kind }
+
+    /// The nodes of the last value parsed, read in the `TapeBuffer` the
+    /// parser wrote them to (not copied out of it, as a `[Node]` would be).
+    struct Nodes {
+        /// Shared by copies of the document; `parse` writes only to a buffer
+        /// no copy holds.
+        fileprivate var tape = TapeBuffer()
+        /// Nodes of the current value (0 before a parse, or after one that failed).
+        fileprivate(set) var count = 0
+
+        var isEmpty: Bool { count == 0 }
+        /// Room for nodes, for `Message.releaseLargeBuffers`.
+        var capacity: Int { tape.capacity }
+
+        /// The node at `index`, which must be below `count` (indexes come
+        /// from the tape itself, never from input).
+        subscript(index: Int) -> Node {
+            precondition(index >= 0 && index < count, "JSON tape index out of range")
+            return tape.base[index]
+        }
+
+        /// Every node, as an array (for tests).
+        var all: [Node] { Array(UnsafeBufferPointer(start: tape.base, count: count)) }
+    }
 }
 
 /// Why a line is not a JSON object.
@@ -54,12 +77,14 @@ extension JSONDocument {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: input)
-        nodes.removeAll(keepingCapacity: true)
+        nodes.count = 0
         // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
-        if !isKnownUniquelyReferenced(&tape) { tape = TapeBuffer() }
-        let tape = self.tape
-        let count = try bytes.withUnsafeBufferPointer { buffer -> Int in
+        if !isKnownUniquelyReferenced(&nodes.tape) { nodes.tape = TapeBuffer() }
+        let tape = nodes.tape
+        // Room a larger value before this one made the tape grow is given back.
+        tape.shrink(to: Self.keptTapeNodes)
+        nodes.count = try bytes.withUnsafeBufferPointer { buffer -> Int in
             var parser = TapeParser(bytes: buffer, tape: tape)
             parser.skipWhitespace()
             guard parser.position < buffer.count else { throw JSONSyntaxError(offset: 0, reason: "empty value") }
@@ -70,12 +95,10 @@ extension JSONDocument {
             }
             return parser.count
         }
-        nodes.append(contentsOf: UnsafeBufferPointer(start: tape.base, count: count))
-        tape.shrink(to: Self.keptTapeNodes)
     }
 
-    /// Nodes the tape keeps room for between values (a larger value's
-    /// room is given back).
+    /// Nodes the tape keeps room for when the next value starts (a larger
+    /// value's room is given back then).
     static let keptTapeNodes = 1 << 16
 }
 

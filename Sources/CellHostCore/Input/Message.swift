@@ -65,7 +65,9 @@ public final class Message {
         // One pass over the top-level members finds every field the host reads
         // (the first of repeated keys wins, as with `member`).
         var fields = Fields()
-        document.forEachMember(root) { key, value in fields.take(document, key, value) }
+        document.bytes.withUnsafeBufferPointer { all in
+            document.forEachMember(root) { key, value in fields.take(document, all, key, value) }
+        }
         textNode = fields.text
         reactionsNode = fields.reactions
         if let node = fields.type, let value = document.string(node, reusing: type), !value.isEmpty, value.utf8.count <= 64 {
@@ -128,29 +130,31 @@ public final class Message {
         var type: Int?, id: Int?, sender: Int?, time: Int?, status: Int?
         var direction: Int?, edited: Int?, replyTo: Int?, text: Int?, reactions: Int?
 
-        mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int) {
-            func set(_ slot: inout Int?, _ name: StaticString) {
-                if slot == nil, document.keyEquals(key, name) { slot = value }
-            }
+        /// Notes the member `key`: `value` if its key names a field not seen
+        /// yet. `all` is `document.bytes`. A plain key is compared as one or
+        /// two integers (`KeyWord`), not byte by byte.
+        mutating func take(_ document: JSONDocument, _ all: UnsafeBufferPointer<UInt8>, _ key: Int, _ value: Int) {
             if document.isEscaped(key) {
                 // An escaped key may spell a field name with other bytes.
                 for name in Fields.names { take(document, key, value, named: name) }
                 return
             }
-            switch document.keyLength(key) {
-            case 2: set(&id, "id")
-            case 4:
-                set(&type, "type")
-                set(&time, "time")
-                set(&text, "text")
-            case 6:
-                set(&sender, "sender")
-                set(&status, "status")
-                set(&edited, "edited")
-            case 8: set(&replyTo, "reply_to")
-            case 9:
-                set(&direction, "direction")
-                set(&reactions, "reactions")
+            guard let base = all.baseAddress else { return }
+            let node = document.nodes[key]
+            let start = Int(node.start), length = Int(node.end - node.start)
+            guard length >= 2, length <= 9 else { return }
+            func set(_ slot: inout Int?) { if slot == nil { slot = value } }
+            switch KeyWord.of(base, start, length, count: all.count) {
+            case KeyWord.id where length == 2: set(&id)
+            case KeyWord.type where length == 4: set(&type)
+            case KeyWord.time where length == 4: set(&time)
+            case KeyWord.text where length == 4: set(&text)
+            case KeyWord.sender where length == 6: set(&sender)
+            case KeyWord.status where length == 6: set(&status)
+            case KeyWord.edited where length == 6: set(&edited)
+            case KeyWord.replyTo where length == 8: set(&replyTo)
+            case KeyWord.directio where length == 9 && base[start + 8] == UInt8(ascii: "n"): set(&direction)
+            case KeyWord.reaction where length == 9 && base[start + 8] == UInt8(ascii: "s"): set(&reactions)
             default: break
             }
         }

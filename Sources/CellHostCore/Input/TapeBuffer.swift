@@ -1,8 +1,8 @@
 /// The nodes a parse writes, in memory the parser owns (and the stack of
 /// containers it has open): appending is a
 /// store and an increment, with no uniqueness or capacity checks of an
-/// `Array` per node. The parse copies the finished tape into
-/// `JSONDocument.nodes` in one move.
+/// `Array` per node. The document reads the finished tape where it is
+/// (`JSONDocument.Nodes`).
 ///
 /// Owned by one `JSONDocument` (a copy of the document that parses again
 /// gets a buffer of its own) and reused for every value it parses.
