@@ -9,7 +9,7 @@ final class ImportRecorder {
     var problems: [(line: Int?, reason: String)] = []
     var warnings: [String] = []
     var thrown: Error?
-    lazy var sink = ImportSink(record: { [unowned self] bytes, line in
+    lazy var sink = ImportSink(record: { [unowned self] bytes, line, _ in
         let object = try? JSONSerialization.jsonObject(with: Data(bytes))
         self.records.append(object as? [String: Any] ?? ["unparsable": String(decoding: bytes, as: UTF8.self)])
         self.lines.append(line)

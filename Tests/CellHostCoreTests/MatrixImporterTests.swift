@@ -41,7 +41,7 @@ final class MatrixImporterTests: XCTestCase {
 
     private func run(bytes: [UInt8], file: Bool, me: String? = nil, name: String = "events.json") throws -> Run {
         var result = Run()
-        let sink = ImportSink(record: { bytes, line in
+        let sink = ImportSink(record: { bytes, line, _ in
             let data = Data(buffer: bytes)
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
                 result.records.append(object)

@@ -21,7 +21,7 @@ final class TelegramImporterTests: XCTestCase {
 
     private func importing(_ json: String, me: String? = nil) -> Outcome {
         var outcome = Outcome()
-        let sink = ImportSink(record: { bytes, line in
+        let sink = ImportSink(record: { bytes, line, _ in
             let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [])
             outcome.records.append(object as? [String: Any] ?? [:])
             outcome.lines.append(line)

@@ -40,7 +40,7 @@ final class WhatsAppImporterTests: XCTestCase {
 
     private func importing(bytes: [UInt8], me: String? = nil, file: Bool = false) throws -> Run {
         var run = Run()
-        let sink = ImportSink(record: { buffer, line in
+        let sink = ImportSink(record: { buffer, line, _ in
             let data = Data(buffer)
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
                 run.records.append(object)

@@ -229,6 +229,14 @@ final class ImportDocsQuotesTests: EndToEndTestCase {
                 let unprivileged = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
                 return try test.renderInShell(unprivileged + #""$CELLHOST" render acme"#, in: workspace, expectStatus: 1)
             },
+            /// `--verbose` on an export whose general/2024-03-05.json has the
+            /// `ts` "yesterday" on its line 10.
+            Case(name: "an unreadable Slack ts", markers: ["acme: general/2024-03-05.json:10: 1 time could not be read"]) { test, workspace in
+                let acme = try test.slackExport(in: workspace)
+                let unreadable = #"  {"type": "message", "user": "U01ALICE", "text": "when?", "ts": "yesterday"}"#
+                try test.writeLines("general/2024-03-05.json", slackDay([10: unreadable]), in: acme)
+                return try test.render(["acme", "--verbose"], in: workspace, expectStatus: 0)
+            },
             /// The day file 2024-03-04.json alone, a number on its line 12.
             Case(name: "a single Slack day file with a bad message", markers: ["cellhost: 2024-03-04.json:12:"]) { test, workspace in
                 try test.writeLines("2024-03-04.json", slackDay([12: "  42"]), in: workspace)

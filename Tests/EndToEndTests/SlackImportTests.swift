@@ -87,6 +87,23 @@ final class SlackImportTests: EndToEndTestCase {
         }
     }
 
+    func test_anUnreadableTimeIsNamedByItsDayFileAndLine() throws {
+        let directory = scratchDir.appendingPathComponent("times-export", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("general"), withIntermediateDirectories: true)
+        try Data(#"[{"id":"C1","name":"general"}]"#.utf8).write(to: directory.appendingPathComponent("channels.json"))
+        try Data("""
+            [
+            {"type":"message","user":"U1","text":"one","ts":"1709546400.000100"},
+            {"type":"message","user":"U1","text":"two","ts":"yesterday"}
+            ]
+            """.utf8).write(to: directory.appendingPathComponent("general/2024-01-01.json"))
+        let run = try renderRaw([directory.path, "--format", "json", "--verbose"])
+        XCTAssertEqual(try records(run).count, 3, "the header and both messages")
+        let expected = "cellhost: \(directory.path): general/2024-01-01.json:3: 1 time could not be read (the first: \"yesterday\"); "
+            + "shown without a time"
+        XCTAssertTrue(run.diagnostics.contains(expected), "no \(expected) in\n\(run.stderr)")
+    }
+
     func test_enormousTextRendersWithoutHanging() throws {
         let directory = scratchDir.appendingPathComponent("big-export", isDirectory: true)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("general"), withIntermediateDirectories: true)

@@ -137,24 +137,25 @@ public final class RenderPipeline: @unchecked Sendable {
     /// The directory relative media paths in those records resolve against.
     public var baseDirectory = BaseDirectory.current
     /// Records submitted whose `time` could not be read, and the first of
-    /// them (line and text); the caller resets them per input to report them.
+    /// them (its `source`, line and text); the caller resets them per input
+    /// to report them.
     /// With render worker threads, reading or resetting them waits for every
     /// record submitted (so each input's records count for that input).
     public var unreadableTimes: Int {
         get { workers?.drain(); return unreadable }
         set { workers?.drain(); unreadable = newValue }
     }
-    public var firstUnreadableTime: (line: Int, text: String)? {
+    public var firstUnreadableTime: (source: String, line: Int, text: String)? {
         get { workers?.drain(); return firstUnreadable }
         set { workers?.drain(); firstUnreadable = newValue }
     }
     private var unreadable = 0
-    private var firstUnreadable: (line: Int, text: String)?
+    private var firstUnreadable: (source: String, line: Int, text: String)?
 
     private func countTime(_ slot: RenderSlot) {
         if let text = slot.message.unreadableTime {
             unreadable += 1
-            if firstUnreadable == nil { firstUnreadable = (slot.line, text) }
+            if firstUnreadable == nil { firstUnreadable = (slot.source, slot.line, text) }
         }
     }
 

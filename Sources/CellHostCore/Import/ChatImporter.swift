@@ -56,7 +56,7 @@ public struct ImportOptions {
 /// from. Counts what went through, for the `--verbose` summary.
 public final class ImportSink {
     private var writer = RecordWriter()
-    private let record: (UnsafeBufferPointer<UInt8>, Int) -> Void
+    private let record: (UnsafeBufferPointer<UInt8>, Int, String?) -> Void
     private let report: (Int?, String) -> Void
     private let inform: (String) -> Void
     private let warn: (String) -> Void
@@ -67,11 +67,12 @@ public final class ImportSink {
     /// Notes for the `--verbose` summary (relations applied, dropped, …).
     public private(set) var notes: [String] = []
 
-    /// `record` receives each message's CellHost record and line; `problem`
+    /// `record` receives each message's CellHost record, its line, and the
+    /// file of the export that line is in (nil: the input itself); `problem`
     /// each problem (with its line, when it has one); `verbose` remarks shown
     /// only with `--verbose`; `warning` lines shown always that do not make
     /// the run fail.
-    public init(record: @escaping (UnsafeBufferPointer<UInt8>, Int) -> Void,
+    public init(record: @escaping (UnsafeBufferPointer<UInt8>, Int, String?) -> Void,
                 problem: @escaping (Int?, String) -> Void,
                 warning: @escaping (String) -> Void = { _ in },
                 verbose: @escaping (String) -> Void = { _ in }) {
@@ -82,11 +83,12 @@ public final class ImportSink {
     }
 
     /// Hands `message` over; `line` is where it starts in the input (0 when
-    /// the input has no lines worth naming).
-    public func emit(_ message: ImportedMessage, line: Int) {
+    /// the input has no lines worth naming), or in `file` when the input is
+    /// a directory (a Slack export's day file, named as in its problems).
+    public func emit(_ message: ImportedMessage, line: Int, file: String? = nil) {
         message.write(to: &writer)
         messages += 1
-        writer.bytes.withUnsafeBufferPointer { record($0, line) }
+        writer.bytes.withUnsafeBufferPointer { record($0, line, file) }
     }
 
     /// Reports a problem with one message or line; the import goes on.

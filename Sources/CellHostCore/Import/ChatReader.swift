@@ -52,7 +52,7 @@ public struct ChatReader {
         if verbose { pipeline.report("\(name): read as \(format.title)\(self.format == nil ? "" : " (--from)")") }
         pipeline.unreadableTimes = 0
         pipeline.firstUnreadableTime = nil
-        defer { reportTimes(name: name, pipeline: pipeline) }
+        defer { reportTimes(pipeline) }
         guard let importer = format.importer else {
             let reader = InputReader(fd: fd, prefix: prefix, beforeRead: { beforeRead(fd) }, isCancelled: isCancelled)
             do {
@@ -133,17 +133,26 @@ public struct ChatReader {
         if verbose { pipeline.report("\(directory): read as \(format.title)\(self.format == nil ? "" : " (--from)")") }
         pipeline.unreadableTimes = 0
         pipeline.firstUnreadableTime = nil
-        defer { reportTimes(name: directory, pipeline: pipeline) }
+        defer { reportTimes(pipeline) }
         return run(importer, ImportInput(name: directory, directory: directory), pipeline: pipeline)
     }
 
     private func run(_ importer: ChatImporter.Type, _ input: ImportInput, pipeline: RenderPipeline) -> Int {
         let name = input.name
         var problems = 0
-        let sink = ImportSink(record: { bytes, line in
+        // A record from a file of an export directory is named by that file
+        // in what is said about it later (`name: FILE:LINE: …`, as the
+        // importer's own problems are).
+        var file: String?
+        defer { pipeline.source = name }
+        let sink = ImportSink(record: { bytes, line, recordFile in
+            if recordFile != file {
+                file = recordFile
+                pipeline.source = recordFile.map { "\(name): \($0)" } ?? name
+            }
             do { try pipeline.submit(bytes, line: line) } catch {
                 problems += 1
-                pipeline.report("\(name):\(line): \(error)")
+                pipeline.report("\(pipeline.source):\(line): \(error)")
             }
         }, problem: { line, reason in
             problems += 1
@@ -168,11 +177,13 @@ public struct ChatReader {
         return problems
     }
 
-    /// The `--verbose` line about times that could not be read, once per input.
-    private func reportTimes(name: String, pipeline: RenderPipeline) {
+    /// The `--verbose` line about times that could not be read, once per
+    /// input, at the first of them (`FILE:LINE`, or `DIRECTORY: FILE:LINE`
+    /// for an export directory).
+    private func reportTimes(_ pipeline: RenderPipeline) {
         guard verbose, let first = pipeline.firstUnreadableTime else { return }
         let count = pipeline.unreadableTimes
-        pipeline.report("\(name):\(first.line): \(count) time\(count == 1 ? "" : "s") could not be read (the first: \"\(first.text)\"); shown without a time")
+        pipeline.report("\(first.source):\(first.line): \(count) time\(count == 1 ? "" : "s") could not be read (the first: \"\(first.text)\"); shown without a time")
     }
 
     /// Reads up to `FormatDetector.prefixLimit` bytes, as few as deciding

@@ -45,7 +45,9 @@ public enum SlackImporter: ChatImporter {
             for day in days {
                 let name = conversation.folder + "/" + day
                 SlackFileSystem.forEachElement(path: root + "/" + name, name: name, sink: sink) { message, line in
-                    for each in reader.messages(message, line: line, file: name, sink: sink) { sink.emit(each, line: line) }
+                    for each in reader.messages(message, line: line, file: name, sink: sink) {
+                        sink.emit(each, line: line, file: name)
+                    }
                 }
             }
             counts.add(reader)
