@@ -172,14 +172,11 @@ enum HostExtensions {
     nonisolated(unsafe) static let message: UnsafeMutablePointer<cellhost_message_api> = {
         var api = cellhost_message_api()
         api.struct_size = UInt32(MemoryLayout<cellhost_message_api>.size)
-        api.info = { handle, out in
-            guard let message = Message.from(handle), let out else { return }
-            MessageAccess.fill(message, out)
-        }
+        api.info = { handle, out in MessageAccess.fill(handle, out) }
         api.string = { handle, path, out in
-            MessageAccess.lookup(handle, path) { message, document, node in
+            MessageAccess.lookup(handle, path) { arena, document, node in
                 guard document.kind(node) == .string else { return false }
-                if let out { out.pointee = message.arena.storeSanitized(document, node) }
+                if let out { out.pointee = arena.storeSanitized(document, node) }
                 return true
             }
         }
@@ -214,7 +211,7 @@ enum HostExtensions {
         }
         api.numbers = { handle, path, out, capacity, count in
             MessageAccess.lookup(handle, path) { _, document, node in
-                MessageAccess.numbers(document, node, out, capacity, count)
+                MessageAccess.numbers(&document, node, out, capacity, count)
             }
         }
         return table(api)
@@ -274,79 +271,5 @@ enum BuilderHandle {
     static func canvas(_ handle: OpaquePointer?) -> CellCanvas? {
         guard let handle else { return nil }
         return Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
-}
-
-/// The message accessors of the host table.
-enum MessageAccess {
-    static func fill(_ message: Message, _ out: UnsafeMutablePointer<cellhost_message_info>) {
-        // Fill a whole struct, then copy what fits the caller's (older, smaller) one.
-        let size = min(Int(out.pointee.struct_size), MemoryLayout<cellhost_message_info>.size)
-        guard size > MemoryLayout<UInt32>.size else { return }
-        var info = cellhost_message_info()
-        info.struct_size = out.pointee.struct_size
-        fill(message, &info)
-        withUnsafeBytes(of: &info) { source in
-            UnsafeMutableRawPointer(out).copyMemory(from: source.baseAddress!, byteCount: size)
-        }
-    }
-
-    private static func fill(_ message: Message, _ info: inout cellhost_message_info) {
-        let arena = message.arena
-        func string(_ value: String) -> cellhost_string {
-            var value = value
-            return value.withUTF8 { arena.storeSanitized($0) }
-        }
-        withUnsafeMutablePointer(to: &info) { out in
-        out.pointee.direction = cellhost_direction(message.isOutgoing ? CELLHOST_OUTGOING : CELLHOST_INCOMING)
-        out.pointee.status = cellhost_status(message.status.rawValue)
-        out.pointee.has_time = message.time != nil
-        out.pointee.time = message.time ?? 0
-        out.pointee.type = string(message.type)
-        out.pointee.id = string(message.id)
-        out.pointee.sender_id = string(message.senderID)
-        out.pointee.sender_name = string(message.senderName)
-        out.pointee.text = string(message.text ?? "")
-        out.pointee.edited = message.isEdited
-        }
-    }
-
-    /// Resolves `path` in the message `handle` points at and hands the
-    /// node to `read` (with the document, read once: each read of the
-    /// stored property would retain and release its buffers).
-    static func lookup(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?,
-                       _ read: (Message, JSONDocument, Int) -> Bool) -> cellhost_lookup {
-        guard let message = Message.from(handle), let path else { return cellhost_lookup(CELLHOST_MISSING) }
-        let length = strnlen(path, 256)
-        guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
-        let document = message.document
-        // `text`, which nearly every cell reads, was found while loading.
-        let node = length == 4 && memcmp(path, "text", 4) == 0
-            ? message.textNode
-            : path.withMemoryRebound(to: UInt8.self, capacity: length) {
-                document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
-            }
-        guard let node else { return cellhost_lookup(CELLHOST_MISSING) }
-        if document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }
-        return cellhost_lookup(read(message, document, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE)
-    }
-
-    /// `numbers`: every element of an array of numbers, checked before
-    /// anything is written.
-    static func numbers(_ document: JSONDocument, _ node: Int, _ out: UnsafeMutablePointer<Double>?,
-                        _ capacity: Int, _ count: UnsafeMutablePointer<Int>?) -> Bool {
-        guard document.kind(node) == .array else { return false }
-        // An array of numbers holds leaf nodes only, one after the other on
-        // the tape: its elements are `node + 1 ...`, checked by kind, then
-        // read once each (a waveform: 32 look-ups without an index array).
-        let total = document.count(node)
-        for element in (node + 1)..<(node + 1 + total) where document.kind(element) != .number { return false }
-        if let out {
-            for index in 0..<min(max(0, capacity), total) {
-                out[index] = document.number(node + 1 + index) ?? 0
-            }
-        }
-        count?.pointee = total
-        return true
     }
 }

@@ -3,6 +3,11 @@
 /// costs O(1) instead of walking N siblings: a plugin reading every option of
 /// an 80 000-option poll does linear, not quadratic, work.
 ///
+/// It also keeps the last key path resolved (`paths`), so that the next
+/// one that starts the same way resumes after the shared segments: one
+/// object for both, so that a copy of the document retains one reference
+/// for them.
+///
 /// Owned by one `JSONDocument` and cleared when it parses the next value.
 final class ArrayIndex {
     /// Arrays with at most this many elements are walked, not indexed.
@@ -14,9 +19,13 @@ final class ArrayIndex {
     /// building indexes): what look-ups cost, for tests of their complexity.
     private(set) var steps = 0
 
+    /// The last key path resolved and where its segments led.
+    let paths = PathMemo()
+
     func reset() {
         starts.removeAll(keepingCapacity: true)
         steps = 0
+        paths.reset()
     }
 
     /// The node of element `position` of the array at `array`, which has

@@ -18,7 +18,50 @@ extension JSONDocument {
     public func count(_ index: Int) -> Int { Int(nodes[index].count) }
 
     /// The value of `key` in the object at `index` (the first, when repeated).
+    /// Reads the tape and the bytes in place: a key of another length is
+    /// passed over without a look at its bytes, one of the same length
+    /// after its first byte (a message's top level, looked up on every
+    /// plugin call, has half a dozen members).
     public func member(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let decided = Self.member(nodes, bytes, index, key) { return decided }
+        return escapedMember(index, key)
+    }
+
+    /// `member` over the tape and bytes (passed in, so that the closures
+    /// that read them in place capture no copy of the document's arrays):
+    /// `.some(node)` or `.some(nil)` when decided, `nil` when a key with
+    /// escapes had to be passed over (it is compared decoded, by
+    /// `escapedMember`).
+    private static func member(_ nodes: [Node], _ bytes: [UInt8], _ index: Int,
+                               _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
+        nodes.withUnsafeBufferPointer { nodes in
+            bytes.withUnsafeBufferPointer { bytes in member(nodes, bytes, index, key) }
+        }
+    }
+
+    @inline(__always)
+    private static func member(_ nodes: UnsafeBufferPointer<Node>, _ bytes: UnsafeBufferPointer<UInt8>, _ index: Int,
+                               _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
+        let object = nodes[index]
+        guard object.kind == .object else { return .some(nil) }
+        var cursor = index + 1
+        for _ in 0..<object.count {
+            let name = nodes[cursor]
+            if name.escaped { return nil }
+            if Int(name.end &- name.start) == key.count, let base = bytes.baseAddress,
+               key.isEmpty || (base[Int(name.start)] == key[0]
+                               && memcmp(base + Int(name.start), key.baseAddress!, key.count) == 0) {
+                return .some(cursor + 1)
+            }
+            let value = nodes[cursor + 1]
+            cursor = value.kind == .array || value.kind == .object ? Int(value.next) : cursor + 2
+        }
+        return .some(nil)
+    }
+
+    /// `member` for an object with an escaped key: every key compared
+    /// decoded, in order.
+    private func escapedMember(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard nodes[index].kind == .object else { return nil }
         var cursor = index + 1
         for _ in 0..<nodes[index].count {
@@ -93,33 +136,35 @@ extension JSONDocument {
     /// from the root. A path segment of digits indexes an array. A backslash
     /// makes the next byte part of the key ("content.m\\.relates_to" names the
     /// key "m.relates_to"); a path ending in a lone backslash resolves to nothing.
+    ///
+    /// The segments a path shares with the path resolved before it are not
+    /// looked up again (`PathMemo`).
     public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
-        var current = JSONDocument.root
-        guard !nodes.isEmpty else { return nil }
-        var segmentStart = 0
-        var escaped = false
-        var index = 0
-        while index <= path.count {
-            if index < path.count && path[index] == UInt8(ascii: "\\") {
-                guard index + 1 < path.count else { return nil }
-                escaped = true
-                index += 2
-                continue
+        guard !nodes.isEmpty, let base = path.baseAddress else { return nil }
+        var (current, start) = arrayIndex.paths.resume(path)
+        while true {
+            // The segment runs to the next '.' that no backslash escapes.
+            var end = start
+            var escaped = false
+            while end < path.count, base[end] != UInt8(ascii: ".") {
+                if base[end] == UInt8(ascii: "\\") {
+                    guard end + 1 < path.count else { return nil }
+                    escaped = true
+                    end += 1
+                }
+                end += 1
             }
-            if index == path.count || path[index] == UInt8(ascii: ".") {
-                let raw = UnsafeBufferPointer(rebasing: path[segmentStart..<index])
-                guard !raw.isEmpty else { return nil }
-                let next: Int? = escaped
-                    ? Self.unescaped(raw).withUnsafeBufferPointer { step(from: current, $0) }
-                    : step(from: current, raw)
-                guard let next else { return nil }
-                current = next
-                segmentStart = index + 1
-                escaped = false
-            }
-            index += 1
+            guard end > start else { return nil }
+            let raw = UnsafeBufferPointer(start: base + start, count: end - start)
+            let next: Int? = escaped
+                ? Self.unescaped(raw).withUnsafeBufferPointer { step(from: current, $0) }
+                : step(from: current, raw)
+            guard let next else { return nil }
+            current = next
+            guard end < path.count else { return current }
+            arrayIndex.paths.record(separator: end, node: current)
+            start = end + 1
         }
-        return current
     }
 
     /// One key path step: an array element by position, or an object member.
@@ -166,13 +211,114 @@ extension JSONDocument {
     public func number(_ index: Int) -> Double? {
         let node = nodes[index]
         guard node.kind == .number else { return nil }
-        if let integer = integer(index), integer.magnitude < (1 << 53) { return Double(integer) } // abs(Int64.min) traps
-        return bytes.withUnsafeBufferPointer { buffer in
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(node.end - node.start) + 1) { text in
-                for offset in 0..<Int(node.end - node.start) { text[offset] = CChar(bitPattern: buffer[Int(node.start) + offset]) }
-                text[Int(node.end - node.start)] = 0
-                return strtod(text.baseAddress!, nil)
+        return bytes.withUnsafeBufferPointer {
+            Self.number(UnsafeBufferPointer(rebasing: $0[Int(node.start)..<Int(node.end)]))
+        }
+    }
+
+    /// The value of a number literal: an integer below 2^53 exactly (so
+    /// `-0` is 0), a short decimal by one exact division or multiplication,
+    /// anything else by `strtod`.
+    static func number(_ literal: UnsafeBufferPointer<UInt8>) -> Double {
+        if let integer = integer(literal), integer.magnitude < (1 << 53) { return Double(integer) }
+        if let value = shortDecimal(literal) { return value }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: literal.count + 1) { text in
+            for offset in 0..<literal.count { text[offset] = CChar(bitPattern: literal[offset]) }
+            text[literal.count] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+    }
+
+    /// Exact powers of ten as `Double`s: 10^0 ... 10^22.
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// What `strtod` gives for a literal whose digits, read as a whole
+    /// number, are below 2^53 and whose power of ten is within ±22
+    /// (`62.7` is 627 / 10^1): both operands are exact doubles, so one
+    /// division or multiplication rounds the exact value once, as `strtod`
+    /// rounds it. Nil for every other literal (more digits, a larger
+    /// exponent, anything that is not JSON number syntax).
+    static func shortDecimal(_ literal: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let base = literal.baseAddress, !literal.isEmpty else { return nil }
+        let end = literal.count
+        let negative = base[0] == UInt8(ascii: "-")
+        var position = negative ? 1 : 0
+        var digits: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var sawDigit = false
+        var inFraction = false
+        while position < end {
+            let byte = base[position]
+            if byte == UInt8(ascii: ".") {
+                guard !inFraction, sawDigit else { return nil }
+                inFraction = true
+            } else if byte &- 0x30 < 10 {
+                // Leading zeros add nothing; 17 significant digits keep the
+                // product below 2^64 (the 2^53 check comes after).
+                if digits != 0 || byte != 0x30 { significant += 1 }
+                guard significant <= 17 else { return nil }
+                digits = digits &* 10 &+ UInt64(byte &- 0x30)
+                if inFraction { fractionDigits += 1 }
+                sawDigit = true
+            } else {
+                break
             }
+            position += 1
+        }
+        guard sawDigit, base[position - 1] != UInt8(ascii: ".") else { return nil }
+        var exponent = 0
+        if position < end {
+            guard base[position] | 0x20 == UInt8(ascii: "e"), position + 1 < end else { return nil }
+            position += 1
+            let negativeExponent = base[position] == UInt8(ascii: "-")
+            if base[position] == UInt8(ascii: "-") || base[position] == UInt8(ascii: "+") { position += 1 }
+            guard position < end else { return nil }
+            while position < end {
+                let digit = base[position] &- 0x30
+                guard digit < 10, exponent < 1000 else { return nil }
+                exponent = exponent * 10 + Int(digit)
+                position += 1
+            }
+            if negativeExponent { exponent = -exponent }
+        }
+        guard digits <= 1 << 53 else { return nil }
+        let scale = exponent - fractionDigits
+        guard scale >= -22, scale <= 22 else { return nil }
+        let magnitude = scale < 0 ? Double(digits) / powersOfTen[-scale] : Double(digits) * powersOfTen[scale]
+        return negative ? -magnitude : magnitude
+    }
+
+    /// The element count of the array at `index` when every element is a
+    /// number, after writing the first `capacity` elements (as `number`
+    /// reads them) to `out`; nil, with nothing written, for anything else.
+    /// An array of numbers holds leaf nodes only, one after the other on
+    /// the tape: its elements are `index + 1 ...`, checked by kind (the
+    /// first container among them stops the check), then read once each.
+    func numberElements(_ index: Int, into out: UnsafeMutablePointer<Double>?, capacity: Int) -> Int? {
+        Self.numberElements(nodes, bytes, index, into: out, capacity: capacity)
+    }
+
+    /// `numberElements` over the tape and bytes, passed in as `member`'s are.
+    private static func numberElements(_ nodes: [Node], _ bytes: [UInt8], _ index: Int,
+                                       into out: UnsafeMutablePointer<Double>?, capacity: Int) -> Int? {
+        nodes.withUnsafeBufferPointer { nodes -> Int? in
+            let array = nodes[index]
+            guard array.kind == .array else { return nil }
+            let total = Int(array.count)
+            let first = index + 1
+            for element in first..<(first + total) where nodes[element].kind != .number { return nil }
+            if let out {
+                bytes.withUnsafeBufferPointer { bytes in
+                    for position in 0..<min(max(0, capacity), total) {
+                        let node = nodes[first + position]
+                        out[position] = number(UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]))
+                    }
+                }
+            }
+            return total
         }
     }
 

@@ -6,10 +6,15 @@ import Glibc
 final class StringArena {
     private var chunks: [UnsafeMutablePointer<UInt8>] = []
     private var chunkSizes: [Int] = []
-    /// How many bytes of each chunk hold strings (the rest is uninitialized).
+    /// How many bytes of each chunk before the current one hold strings
+    /// (the rest is uninitialized); the current one's count is `used`.
     private var chunkFilled: [Int] = []
     private var current = 0
     private var used = 0
+    /// The current chunk and its size (nil and 0 before the first store),
+    /// kept beside the arrays so that a store that fits touches none of them.
+    private var currentBase: UnsafeMutablePointer<UInt8>?
+    private var currentSize = 0
     private static let chunkSize = 1 << 14
 
     deinit { for chunk in chunks { chunk.deallocate() } }
@@ -31,6 +36,8 @@ final class StringArena {
             chunkFilled.removeLast()
         }
         if !chunkFilled.isEmpty { chunkFilled[0] = 0 }
+        currentBase = chunks.first
+        currentSize = chunkSizes.first ?? 0
         if scratch.capacity > StringArena.keptScratch { scratch = [] }
         if decoded.capacity > StringArena.keptScratch { decoded = [] }
     }
@@ -42,25 +49,34 @@ final class StringArena {
     /// string here is sanitized, which `holdsSanitized` relies on.
     private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
-        if chunks.isEmpty || used + needed > chunkSizes[current] {
-            if current + 1 < chunks.count, needed <= chunkSizes[current + 1] {
-                current += 1
-            } else {
-                let size = max(StringArena.chunkSize, needed)
-                chunks.append(.allocate(capacity: size))
-                chunkSizes.append(size)
-                chunkFilled.append(0)
-                current = chunks.count - 1
-            }
-            used = 0
-        }
-        let target = chunks[current] + used
+        if used + needed > currentSize { startChunk(for: needed) }
+        let target = currentBase.unsafelyUnwrapped + used
         if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
         target[bytes.count] = 0
         used += needed
-        chunkFilled[current] = used
         return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
     }
+
+    /// Makes a chunk with room for `needed` bytes the current one: the next
+    /// one kept, when it is large enough, else a new one.
+    private func startChunk(for needed: Int) {
+        if !chunks.isEmpty { chunkFilled[current] = used }
+        if current + 1 < chunks.count, needed <= chunkSizes[current + 1] {
+            current += 1
+        } else {
+            let size = max(StringArena.chunkSize, needed)
+            chunks.append(.allocate(capacity: size))
+            chunkSizes.append(size)
+            chunkFilled.append(0)
+            current = chunks.count - 1
+        }
+        used = 0
+        currentBase = chunks[current]
+        currentSize = chunkSizes[current]
+    }
+
+    /// The bytes of chunk `index` that hold strings.
+    private func filled(_ index: Int) -> Int { index == current ? used : chunkFilled[index] }
 
     /// True when `span` lies inside one string stored here since the last
     /// `reset` and starts and ends at character boundaries: it is then a
@@ -75,9 +91,9 @@ final class StringArena {
         let address = UInt(bitPattern: start)
         for index in chunkFilled.indices where index <= current {
             let chunk = UInt(bitPattern: chunks[index])
+            let stored = UInt(filled(index))
             // The span must end before the chunk's last NUL, which is read below.
-            guard address >= chunk, address - chunk < UInt(chunkFilled[index]),
-                  UInt(chunkFilled[index]) - (address - chunk) > UInt(span.count) else { continue }
+            guard address >= chunk, address - chunk < stored, stored - (address - chunk) > UInt(span.count) else { continue }
             // The byte after the span exists (at worst the string's NUL);
             // neither it nor the first byte may continue a character.
             guard start[0] & 0xC0 != 0x80, start[span.count] & 0xC0 != 0x80 else { return false }
@@ -134,13 +150,42 @@ final class StringArena {
     /// a 15 MiB string must not cost a plugin (and the host) a multiple of it.
     func storeSanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
         let bytes = StringArena.prefix(bytes, stringLimit)
-        if Sanitizer.isSafe(bytes, keepingNewlines: true) {
-            return cellhost_string(data: store(bytes), length: bytes.count)
-        }
+        if let stored = storeIfSafe(bytes) { return stored }
         scratch.removeAll(keepingCapacity: true)
         Sanitizer.sanitize(bytes, into: &scratch, keepingNewlines: true)
         let stored = scratch.withUnsafeBufferPointer { store(StringArena.prefix($0, stringLimit)) }
         return cellhost_string(data: stored, length: min(scratch.count, StringArena.prefix(scratch, stringLimit)))
+    }
+
+    /// Stores `bytes` as they are when sanitizing would leave them so: at
+    /// most `stringLimit` of them, valid UTF-8 of characters that need no
+    /// replacing. Nil, storing nothing, otherwise.
+    func storeIfSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string? {
+        guard bytes.count <= stringLimit,
+              StringArena.isPrintableASCII(bytes) || Sanitizer.isSafe(bytes, keepingNewlines: true) else { return nil }
+        return cellhost_string(data: store(bytes), length: bytes.count)
+    }
+
+    /// True when every byte is printable ASCII (0x20 to 0x7E), which the
+    /// sanitizer leaves as it is: most strings plugins read (names, paths,
+    /// MIME types, ids) are, and this answers for them without the
+    /// sanitizer's look at each character.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte >= 0x80, < 0x20 (subtracting 0x20 borrows) or 0x7F
+            // (adding 1 carries) sets a high bit.
+            if (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            guard base[index] &- 0x20 < 0x5F else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The longest prefix of `bytes` of at most `limit` bytes ending at a

@@ -1,0 +1,81 @@
+/// The last key path resolved in a document and the node each of its
+/// segments led to, so that the next path that starts the same way resumes
+/// after the shared segments instead of looking every key up again from the
+/// root. Plugins read several fields of one payload in a row (`file.name`,
+/// `file.path`, `file.size`; `poll.options.0.votes`, `poll.options.1.votes`),
+/// and the payload is usually the last of half a dozen top-level members.
+///
+/// A remembered prefix is reused only up to a separator whose bytes, and
+/// all before it, are the same in both paths: the segments before it (and
+/// their backslash escapes) are then the same, and so is where they lead.
+///
+/// Kept by a document's `ArrayIndex` and cleared with it when the document
+/// parses the next value.
+final class PathMemo {
+    /// Paths longer than this are resolved without the memo (the message
+    /// API's paths are shorter than 256 bytes).
+    static let pathCapacity = 256
+    /// Steps remembered per path; deeper paths resolve their rest from the
+    /// last one remembered.
+    static let stepCapacity = 16
+
+    /// The bytes of the last path.
+    private let path = UnsafeMutablePointer<UInt8>.allocate(capacity: PathMemo.pathCapacity)
+    private var length = 0
+    /// For each step taken: the offset of the separator after its segment,
+    /// and the node it led to.
+    private let separators = UnsafeMutablePointer<Int>.allocate(capacity: PathMemo.stepCapacity)
+    private let nodes = UnsafeMutablePointer<Int>.allocate(capacity: PathMemo.stepCapacity)
+    private var steps = 0
+
+    deinit {
+        path.deallocate()
+        separators.deallocate()
+        nodes.deallocate()
+    }
+
+    func reset() {
+        length = 0
+        steps = 0
+    }
+
+    /// Where resolving `next` can start: the node the longest remembered
+    /// prefix of it led to and the offset just past that prefix's
+    /// separator, or `(root, 0)`. Then remembers `next` in place of the
+    /// last path, with the steps of that prefix.
+    func resume(_ next: UnsafeBufferPointer<UInt8>) -> (node: Int, start: Int) {
+        guard let base = next.baseAddress, next.count <= PathMemo.pathCapacity else {
+            reset()
+            return (JSONDocument.root, 0)
+        }
+        let shared = PathMemo.sharedPrefix(UnsafePointer(path), base, min(length, next.count))
+        // Steps whose separator lies inside the shared bytes still hold.
+        while steps > 0, separators[steps - 1] >= shared { steps -= 1 }
+        path.update(from: base, count: next.count)
+        length = next.count
+        return steps > 0 ? (nodes[steps - 1], separators[steps - 1] + 1) : (JSONDocument.root, 0)
+    }
+
+    /// Records that the segment ending at the separator at `offset` of the
+    /// path given to `resume` led to `node`.
+    func record(separator offset: Int, node: Int) {
+        guard steps < PathMemo.stepCapacity, offset < length else { return }
+        separators[steps] = offset
+        nodes[steps] = node
+        steps += 1
+    }
+
+    /// How many of the first `count` bytes of `a` and `b` are equal before
+    /// the first that differs, compared eight bytes at a time.
+    static func sharedPrefix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        var offset = 0
+        while offset + 8 <= count {
+            let difference = UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+                ^ UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self)
+            if difference != 0 { return offset + UInt64(littleEndian: difference).trailingZeroBitCount / 8 }
+            offset += 8
+        }
+        while offset < count, a[offset] == b[offset] { offset += 1 }
+        return offset
+    }
+}

@@ -1,0 +1,234 @@
+import CellHostABI
+import Glibc
+import XCTest
+@testable import CellHostCore
+
+/// The fast paths behind the message API's look-ups, each compared with the
+/// general way of getting the same answer: numbers without `strtod`, key
+/// paths resumed after the last path's shared segments (`PathMemo`),
+/// printable ASCII stored without the sanitizer's look, and `info`'s text
+/// stored straight from the document.
+final class MessageLookupFastPathTests: XCTestCase {
+    // MARK: Numbers
+
+    /// `strtod` of a literal, as `number` read every non-integer before.
+    private func strtodValue(_ literal: String) -> Double { strtod(literal, nil) }
+
+    private func number(_ literal: String) -> Double {
+        var literal = literal
+        return literal.withUTF8 { JSONDocument.number($0) }
+    }
+
+    private func shortDecimal(_ literal: String) -> Double? {
+        var literal = literal
+        return literal.withUTF8 { JSONDocument.shortDecimal($0) }
+    }
+
+    /// The answer `number` gave before the short-decimal path: an integer
+    /// below 2^53 exactly, anything else from `strtod`.
+    private func referenceNumber(_ literal: String) -> Double {
+        var literal = literal
+        if let integer = literal.withUTF8({ JSONDocument.integer($0) }), integer.magnitude < (1 << 53) {
+            return Double(integer)
+        }
+        return strtodValue(literal)
+    }
+
+    func test_shortDecimals_areWhatStrtodGives_bitForBit() {
+        let literals = ["62.7", "0.1", "0.2", "0.3", "-0.5", "1e5", "1E+5", "1e-5", "2.5e-3", "-0.0e1", "0.0", "-0.0",
+                        "9007199254740992.5", "900719925474099.3", "9.007199254740993", "1e22", "1e23", "1e-22", "1e-23",
+                        "123456789.123456789", "0.000000000000000000001", "4.35", "17.9e0", "1.7976931348623157e308",
+                        "5e-324", "100000000000000000000000", "3.0", "12345678901234567", "1234567890123456.7"]
+        for literal in literals {
+            XCTAssertEqual(number(literal).bitPattern, referenceNumber(literal).bitPattern, literal)
+            if let fast = shortDecimal(literal) {
+                XCTAssertEqual(fast.bitPattern, strtodValue(literal).bitPattern, literal)
+            }
+        }
+        XCTAssertNotNil(shortDecimal("62.7"), "a short decimal takes the fast path")
+        XCTAssertNil(shortDecimal("1e23"), "10^23 is not exact: strtod")
+    }
+
+    func test_randomDecimals_areWhatStrtodGives_bitForBit() {
+        var generator = SystemRandomNumberGenerator()
+        func digits(_ count: Int) -> String {
+            String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+        }
+        var fast = 0
+        for _ in 0..<20_000 {
+            var literal = Bool.random(using: &generator) ? "-" : ""
+            let whole = digits(Int.random(in: 1...12, using: &generator))
+            literal += whole.count > 1 && whole.first == "0" ? "1" + whole.dropFirst() : whole
+            if Bool.random(using: &generator) { literal += "." + digits(Int.random(in: 1...12, using: &generator)) }
+            if Int.random(in: 0..<4, using: &generator) == 0 {
+                literal += ["e", "E"].randomElement(using: &generator)! + ["", "+", "-"].randomElement(using: &generator)!
+                    + String(Int.random(in: 0...30, using: &generator))
+            }
+            XCTAssertEqual(number(literal).bitPattern, referenceNumber(literal).bitPattern, literal)
+            if let value = shortDecimal(literal) {
+                fast += 1
+                XCTAssertEqual(value.bitPattern, strtodValue(literal).bitPattern, literal)
+            }
+        }
+        XCTAssertGreaterThan(fast, 1_000, "the fast path is taken")
+    }
+
+    // MARK: Key paths
+
+    /// `path` resolved from the root, segment by segment, as `resolve`
+    /// did before it remembered paths.
+    private func referenceResolve(_ document: JSONDocument, _ path: String) -> Int? {
+        var segments: [[UInt8]] = [[]]
+        var bytes = Array(path.utf8)[...]
+        while let byte = bytes.popFirst() {
+            if byte == UInt8(ascii: "\\") {
+                guard let next = bytes.popFirst() else { return nil }
+                segments[segments.count - 1].append(next)
+            } else if byte == UInt8(ascii: ".") {
+                segments.append([])
+            } else {
+                segments[segments.count - 1].append(byte)
+            }
+        }
+        var current = JSONDocument.root
+        for segment in segments {
+            guard !segment.isEmpty else { return nil }
+            let next: Int?
+            if document.kind(current) == .array {
+                guard segment.count <= 9, segment.allSatisfy({ $0 &- 0x30 < 10 }),
+                      let position = Int(String(decoding: segment, as: UTF8.self)) else { return nil }
+                next = document.element(current, position)
+            } else {
+                next = segment.withUnsafeBufferPointer { document.member(current, $0) }
+            }
+            guard let next else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    func test_pathsResolvedOneAfterAnother_answerAsFromTheRoot() throws {
+        var generator = SystemRandomNumberGenerator()
+        // Keys that share prefixes, have dots and backslashes (escaped in
+        // paths), repeat, or come escaped in the JSON.
+        let document = try parseJSON(#"""
+        {"id":"m","type":"poll","a":{"b":1,"bc":{"d":[10,{"e":"x"},[7,8]]},"b.c":2,"b\\c":3},
+         "poll":{"options":[{"text":"one","votes":1},{"text":"two","votes":2},{"t\u0065xt":"three","votes":3},
+          {"text":"four"},5,6,7,8,9,{"text":"ten","votes":10}],"question":"q"},"a":"second a","\u0070oll":"escaped"}
+        """#)
+        let paths = ["a", "a.b", "a.bc", "a.bc.d", "a.bc.d.0", "a.bc.d.1", "a.bc.d.1.e", "a.bc.d.2.1", "a.bc.d.3",
+                     #"a.b\.c"#, #"a.b\\c"#, #"a.b\"#, "a.", ".a", "a..b", "poll", "poll.question", "poll.options",
+                     "poll.options.0.text", "poll.options.0.votes", "poll.options.1.text", "poll.options.2.text",
+                     "poll.options.3.votes", "poll.options.4", "poll.options.9.text", "poll.options.10.text",
+                     "poll.options.01.text", "poll.options.x", "poll.nope.text", "type", "id", "", "pol", "polls.x"]
+        for _ in 0..<5_000 {
+            let path = paths.randomElement(using: &generator)!
+            XCTAssertEqual(document.resolve(path), referenceResolve(document, path), path)
+        }
+    }
+
+    func test_aPathAfterTheNextParse_doesNotResumeInTheOldDocument() throws {
+        var document = try parseJSON(#"{"x":1,"file":{"name":"a","size":1}}"#)
+        XCTAssertEqual(document.resolve("file.name").flatMap { document.string($0) }, "a")
+        var json = #"{"file":{"size":2,"name":"b"}}"#
+        try json.withUTF8 { try document.parse($0) }
+        XCTAssertEqual(document.resolve("file.name").flatMap { document.string($0) }, "b")
+        XCTAssertEqual(document.resolve("file.size").flatMap { document.integer($0) }, 2)
+    }
+
+    func test_member_withAnEscapedKeyBeforeAPlainOne_isTheFirst() throws {
+        let document = try parseJSON(#"{"x":0,"\u0061b":1,"ab":2,"c":{"ab":3}}"#)
+        XCTAssertEqual(document.resolve("ab").flatMap { document.integer($0) }, 1)
+        XCTAssertEqual(document.resolve("c.ab").flatMap { document.integer($0) }, 3)
+        XCTAssertEqual(document.member(JSONDocument.root, "x").flatMap { document.integer($0) }, 0)
+    }
+
+    func test_sharedPrefix_isTheFirstDifference() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let a = (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0x61...0x63, using: &generator) }
+            var b = a
+            if !b.isEmpty, Bool.random(using: &generator) { b[Int.random(in: 0..<b.count, using: &generator)] = 0x64 }
+            let expected = zip(a, b).prefix { $0 == $1 }.count
+            let shared = a.withUnsafeBufferPointer { a in
+                b.withUnsafeBufferPointer { b in PathMemo.sharedPrefix(a.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                                      b.baseAddress ?? UnsafePointer(bitPattern: 8)!,
+                                                                      min(a.count, b.count)) }
+            }
+            XCTAssertEqual(shared, expected, "\(a) \(b)")
+        }
+    }
+
+    // MARK: Stored strings
+
+    func test_printableASCII_matchesTheByteByByteAnswer() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x09, 0x0A, 0x1B, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                Int.random(in: 0..<6, using: &generator) == 0 ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "x")
+            }
+            let expected = bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            XCTAssertEqual(bytes.withUnsafeBufferPointer { StringArena.isPrintableASCII($0) }, expected, "\(bytes)")
+        }
+    }
+
+    func test_storedStrings_areWhatSanitizingGives_alsoAcrossChunks() {
+        let arena = StringArena()
+        let inputs: [[UInt8]] = [[], Array("plain".utf8), Array("tab\there".utf8), Array("é and 日本".utf8), [0xFF, 0x41],
+                                 Array("esc \u{1B}[31mred".utf8), Array(repeating: UInt8(ascii: "a"), count: 20_000),
+                                 Array("line\nbreak".utf8)]
+        for round in 0..<3 {
+            var kept: [(UnsafePointer<CChar>, Int, [UInt8])] = []
+            for input in inputs + inputs {
+                let stored = input.withUnsafeBufferPointer { arena.storeSanitized($0) }
+                var expected: [UInt8] = []
+                input.withUnsafeBufferPointer { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
+                kept.append((stored.data, stored.length, expected))
+            }
+            // Every string is still there (a new chunk never moves the old ones).
+            for (data, length, expected) in kept {
+                let bytes = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+                XCTAssertEqual(Array(UnsafeBufferPointer(start: bytes, count: length)), expected, "round \(round)")
+                XCTAssertEqual(bytes[length], 0)
+                XCTAssertEqual(arena.holdsSanitized(UnsafeBufferPointer(start: bytes, count: length)),
+                               length > 0 && !expected.contains(0x0A))
+            }
+            arena.reset()
+        }
+    }
+
+    // MARK: info's text
+
+    func test_infoText_isTheDecodedTextSanitized_forEverySpelling() throws {
+        let runtime = Runtime()
+        let table = runtime.hostTable(for: HostClasses.pluginID)
+        let api = try XCTUnwrap(table.pointee.get_extension(table, CELLHOST_EXT_MESSAGE))
+            .assumingMemoryBound(to: cellhost_message_api.self).pointee
+        let records: [[UInt8]] = [
+            Array(#"{"type":"file","text":"plain caption"}"#.utf8),
+            Array(#"{"type":"file","text":"📎 trip-photos.zip"}"#.utf8),
+            Array(#"{"type":"file","text":"esc\u001b[31m and \u00e9"}"#.utf8),
+            Array(#"{"type":"file","text":"bell"#.utf8) + [0x07] + Array(#" and tab"#.utf8) + [0x09] + Array(#""}"#.utf8),
+            Array(#"{"type":"file","text":"bad "#.utf8) + [0xFF, 0xC3] + Array(#" utf8"}"#.utf8),
+            Array(#"{"type":"file","text":"cut "#.utf8) + [0xE2, 0x82] + Array(#""}"#.utf8),
+            Array(#"{"type":"file","text":""}"#.utf8),
+            Array(#"{"type":"file","text":12}"#.utf8),
+            Array(#"{"type":"file"}"#.utf8),
+            Array(#"{"type":"file","text":"line\nbreak\u202e"}"#.utf8),
+        ]
+        let message = Message()
+        for record in records {
+            try record.withUnsafeBufferPointer { try message.load($0, me: nil) }
+            var info = cellhost_message_info()
+            info.struct_size = UInt32(MemoryLayout<cellhost_message_info>.size)
+            withExtendedLifetime(message) { api.info(message.handle, &info) }
+            var expected: [UInt8] = []
+            var text = message.text ?? ""
+            text.withUTF8 { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
+            let got = UnsafeBufferPointer(start: UnsafeRawPointer(info.text.data).assumingMemoryBound(to: UInt8.self),
+                                          count: info.text.length)
+            XCTAssertEqual(Array(got), expected, String(decoding: record, as: UTF8.self))
+        }
+    }
+}
