@@ -53,6 +53,12 @@ public struct JSONDocument {
             return tape.base[index]
         }
 
+        /// Calls `body` with the nodes in place (no bounds checks but the
+        /// buffer's own), the tape kept alive meanwhile.
+        func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Node>) throws -> R) rethrows -> R {
+            try withExtendedLifetime(tape) { try body(UnsafeBufferPointer(start: tape.base, count: count)) }
+        }
+
         /// Every node, as an array (for tests).
         var all: [Node] { Array(UnsafeBufferPointer(start: tape.base, count: count)) }
     }

@@ -32,7 +32,7 @@ extension JSONDocument {
     /// `.some(node)` or `.some(nil)` when decided, `nil` when a key with
     /// escapes had to be passed over (it is compared decoded, by
     /// `escapedMember`).
-    private static func member(_ nodes: [Node], _ bytes: [UInt8], _ index: Int,
+    private static func member(_ nodes: Nodes, _ bytes: [UInt8], _ index: Int,
                                _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
         nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBufferPointer { bytes in member(nodes, bytes, index, key) }
@@ -302,7 +302,7 @@ extension JSONDocument {
     }
 
     /// `numberElements` over the tape and bytes, passed in as `member`'s are.
-    private static func numberElements(_ nodes: [Node], _ bytes: [UInt8], _ index: Int,
+    private static func numberElements(_ nodes: Nodes, _ bytes: [UInt8], _ index: Int,
                                        into out: UnsafeMutablePointer<Double>?, capacity: Int) -> Int? {
         nodes.withUnsafeBufferPointer { nodes -> Int? in
             let array = nodes[index]
