@@ -9,6 +9,7 @@
 //                                          says why (`unavailable`)
 //     📄 itinerary.pdf             the message text (caption), when present
 import CellKit
+import Glibc
 
 /// `FileMessageCell`, registered for `file`.
 public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
@@ -32,12 +33,13 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
 
     /// What the cell shows, read from the message.
     struct Attachment {
-        var name: String
-        var tag: String
-        var size: String?
-        var mime: String?
+        var name: ShownText
+        var tag: StaticString
+        /// The size in bytes, shown formatted (`ByteCount`).
+        var size: Double?
+        var mime: ShownText?
         /// Why the named file is not shown ("missing"), when it is not.
-        var notice: String?
+        var notice: ShownText?
     }
 
     /// The paths of one payload key's fields (`file.name`, …), built once
@@ -59,29 +61,33 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         static let file = Fields(key: "file")
     }
 
-    /// Reads the attachment of a message of class `type` (`info.type`)
-    /// whose text is empty or not (`hasText`); the caller has both from one
-    /// `withTypeAndTextUTF8` call, and shows the text itself. A message
-    /// rendered as a fallback (a `voice` shown by this cell) keeps its
-    /// payload under its own type's key (`voice.path`), so that key is read
-    /// first, then `file`. Returns nil when there is no name, no path and no
-    /// text at all. The size is read only `withSize` (the summary does not
-    /// show it).
+    /// Reads the attachment of a message of class `type` (`info.type`, as
+    /// UTF-8) whose text is empty or not (`hasText`); the caller has both
+    /// from one `withTypeAndTextUTF8` call, and shows the text itself. A
+    /// message rendered as a fallback (a `voice` shown by this cell) keeps
+    /// its payload under its own type's key (`voice.path`), so that key is
+    /// read first, then `file`. Returns nil when there is no name, no path
+    /// and no text at all. The size is read only `withSize` (the summary
+    /// does not show it).
     ///
     /// When the message gives a path, the file there is looked at
     /// (`FileProbe`, relative paths against `context.baseDirectory`): its
     /// size replaces the message's, libmagic's type is chosen as
     /// `FileTypeChoice` says, and a path with no readable regular file gets
     /// a `notice` ("missing", "unreadable", "not a regular file").
-    static func attachment(of message: Message, type: String, hasText: Bool, context: RenderContext,
-                           withSize: Bool = true) -> Attachment? {
+    ///
+    /// The strings are read as the host's bytes (`Message.utf8`), valid for
+    /// the call: the attachment is shown before the call returns.
+    static func attachment(of message: Message, type: UnsafeBufferPointer<UInt8>, hasText: Bool,
+                           context: RenderContext, withSize: Bool = true) -> Attachment? {
         // The keys to read, most specific first: the message's own type
         // (when it is not "file" and short enough for a key path), then "file".
-        let own = !type.isEmpty && type != "file" && isKey(type) ? Fields(key: type) : nil
+        let own = !type.isEmpty && !Self.equals(type, "file") && isKey(type)
+            ? Fields(key: String(decoding: type, as: UTF8.self)) : nil
         let file = Fields.file
-        func field(_ ownPath: String?, _ filePath: String) -> String? {
-            if let ownPath, let value = message.string(ownPath), !value.isEmpty { return value }
-            if let value = message.string(filePath), !value.isEmpty { return value }
+        func field(_ ownPath: String?, _ filePath: String) -> UnsafeBufferPointer<UInt8>? {
+            if let ownPath, let value = message.utf8(ownPath), !value.isEmpty { return value }
+            if let value = message.utf8(filePath), !value.isEmpty { return value }
             return nil
         }
 
@@ -90,70 +96,69 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         // Why an export has no file for it ("not included in the export").
         let unavailable = path == nil ? field(own?.unavailable, file.unavailable) : nil
         guard givenName != nil || hasText || path != nil || unavailable != nil else { return nil }
-        let name = givenName ?? path.flatMap(MediaType.basename) ?? Self.familyName(type)
+        let name = givenName.map(ShownText.bytes) ?? path.flatMap(MediaType.basename(utf8:)) ?? .literal(familyName(type))
 
         // The file itself, when the message names one.
         var fileSize: Int64?
         var detected: String?
-        var notice = unavailable.map { "missing: " + $0 }
+        var notice = unavailable.map { ShownText.string("missing: " + String(decoding: $0, as: UTF8.self)) }
         if let path {
-            switch FileProbe.probe(MediaFile.resolve(path, baseDirectory: context.baseDirectory), host: context.host) {
+            var outcome = FileProbe.Outcome.problem(.missing)
+            MediaFile.withResolved(path, baseDirectory: context.baseDirectory) {
+                outcome = FileProbe.probe($0, host: context.host)
+            }
+            switch outcome {
             case .file(let size, let type):
                 fileSize = size
                 detected = type
             case .problem(let problem):
-                notice = problem.notice
+                notice = .string(problem.notice)
             }
         }
 
-        let mime = FileTypeChoice.mime(
-            declared: field(own?.mime, file.mime),
-            guessed: { MediaType.guessMIME(fromFileName: name) ?? path.flatMap(MediaType.guessMIME(fromFileName:)) },
-            detected: detected)
-        let tag: String
-        if let mime, !FileTypeChoice.isGeneric(mime) {
-            tag = MediaType.tag(forMIME: mime)
-        } else {
-            // No MIME, no known extension, or content libmagic cannot name:
-            // the message class still says what family the file is.
-            switch type {
-            case "image", "sticker": tag = "[IMG]"
-            case "voice", "audio": tag = "[AUD]"
-            case "video": tag = "[VID]"
-            default: tag = "[FILE]"
-            }
+        let declared = field(own?.mime, file.mime)
+        func guessed() -> String? {
+            MediaType.guessMIME(fromFileName: name.string)
+                ?? path.flatMap { MediaType.guessMIME(fromFileName: String(decoding: $0, as: UTF8.self)) }
         }
-        var size: String?
+        // Without a detected type, the message's type, else the extension's.
+        let mime = detected == nil
+            ? declared.map(ShownText.bytes) ?? guessed().map(ShownText.string)
+            : FileTypeChoice.mime(declared: declared.map { String(decoding: $0, as: UTF8.self) }, guessed: guessed,
+                                  detected: detected).map(ShownText.string)
+        // The type's tag, unless the type tells nothing about the content.
+        let specificTag = mime?.withUTF8 { FileTypeChoice.isGeneric($0) ? nil : MediaType.tag(forMIMEUTF8: $0) }
+        // No MIME, no known extension, or content libmagic cannot name:
+        // the message class still says what family the file is.
+        let tag: StaticString = specificTag
+            ?? (Self.equals(type, "image") || Self.equals(type, "sticker") ? "[IMG]"
+                : Self.equals(type, "voice") || Self.equals(type, "audio") ? "[AUD]"
+                : Self.equals(type, "video") ? "[VID]" : "[FILE]")
+        var size: Double?
         if withSize {
             // The file's own size when it was found; else the message's.
-            if let fileSize {
-                size = ByteCount.format(fileSize)
-            } else {
-                let bytes = own.flatMap { message.number($0.size) } ?? message.number(file.size)
-                size = bytes.flatMap(ByteCount.format)
-            }
+            size = fileSize.map(Double.init) ?? own.flatMap { message.number($0.size) } ?? message.number(file.size)
         }
         return Attachment(name: name, tag: tag, size: size, mime: mime, notice: notice)
     }
 
     /// What to call an attachment that has neither a name nor a path.
-    static func familyName(_ type: String) -> String {
-        switch type {
-        case "image", "sticker", "voice", "video": return type
-        default: return "file"
-        }
+    static func familyName(_ type: UnsafeBufferPointer<UInt8>) -> StaticString {
+        for family: StaticString in ["image", "sticker", "voice", "video"] where equals(type, family) { return family }
+        return "file"
+    }
+
+    /// True when `type` is the ASCII `literal`: for an ASCII string, the
+    /// same bytes is the same Characters.
+    static func equals(_ type: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard let base = type.baseAddress, type.count == literal.utf8CodeUnitCount else { return false }
+        return memcmp(base, literal.utf8Start, type.count) == 0
     }
 
     /// A type short enough to be a payload key: its field paths, escaped,
     /// stay well inside the host's 255-byte limit.
-    static func isKey(_ type: String) -> Bool {
-        type.utf8.count <= 64
-    }
-
-    /// The message class as a `String`: short and ASCII in practice, so
-    /// a small string, made without a heap allocation.
-    static func type(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
+    static func isKey(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
+        type.count <= 64
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
@@ -161,22 +166,21 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         // The type and the caption from one host call; the caption is
         // appended straight from the host's bytes.
         message.withTypeAndTextUTF8 { type, caption in
-            render(message, type: Self.type(type), caption: caption, into: &cell, context: context)
+            render(message, type: type, caption: caption, into: &cell, context: context)
         }
     }
 
-    private func render(_ message: Message, type: String, caption: UnsafeBufferPointer<UInt8>,
+    private func render(_ message: Message, type: UnsafeBufferPointer<UInt8>, caption: UnsafeBufferPointer<UInt8>,
                         into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
         guard let file = Self.attachment(of: message, type: type, hasText: !caption.isEmpty, context: context) else {
             return .declined
         }
 
-        Self.appendJoined(file.tag, " ", separator: "", style: .accent, to: &cell) // tag + " ": "[PDF] "
-        cell.append(file.name, style: .strong)
+        Self.appendTag(file.tag, to: &cell) // tag + " ": "[PDF] "
+        file.name.withUTF8 { cell.append(utf8: $0, style: .strong) }
 
         // "size · MIME · notice", or whichever of the three there are.
-        Self.appendJoined(file.size, file.mime, file.notice, separator: " · ", style: .muted, lineBreakFirst: true,
-                          to: &cell)
+        Self.appendDetails(size: file.size, file.mime, file.notice, to: &cell)
         if !caption.isEmpty {
             cell.lineBreak()
             // A caption is message text: its markup counts, as in a text message.
@@ -185,15 +189,23 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         return .rendered
     }
 
-    /// Appends the parts there are (not nil), `separator` after each
-    /// non-empty stretch that another part follows, as one piece of text
-    /// (written into temporary storage instead of a `String` built with
-    /// `+=`); nothing when that text is empty, else `lineBreakFirst` puts
-    /// a line break before it.
-    static func appendJoined(_ first: String?, _ second: String?, _ third: String? = nil, separator: StaticString,
-                             style: Style, lineBreakFirst: Bool = false, to cell: inout CellBuilder) {
+    /// Appends `tag` and a space, as one piece in the accent style.
+    static func appendTag(_ tag: StaticString, to cell: inout CellBuilder) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: tag.utf8CodeUnitCount + 1) { buffer in
+            let end = buffer.initialize(fromContentsOf: UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount))
+            buffer[end] = UInt8(ascii: " ")
+            cell.append(utf8: UnsafeBufferPointer(buffer), style: .accent)
+        }
+    }
+
+    /// Appends the parts there are (a size that formats, a MIME type, a
+    /// notice), " · " after each non-empty stretch that another part
+    /// follows, as one piece of muted text on a line of its own (written
+    /// into temporary storage); nothing when that text is empty.
+    static func appendDetails(size: Double?, _ mime: ShownText?, _ notice: ShownText?, to cell: inout CellBuilder) {
+        let separator: StaticString = " · "
         let separatorBytes = UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount)
-        let capacity = (first?.utf8.count ?? 0) + (second?.utf8.count ?? 0) + (third?.utf8.count ?? 0)
+        let capacity = ByteCount.maximumLength + (mime?.utf8Count ?? 0) + (notice?.utf8Count ?? 0)
             + 2 * separatorBytes.count
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var end = 0
@@ -201,25 +213,25 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
                 _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: bytes)
                 end += bytes.count
             }
-            func add(_ part: String?) {
-                guard var part else { return }
+            func add(_ part: ShownText?) {
+                guard let part else { return }
                 if end > 0 { write(separatorBytes) }
                 part.withUTF8(write)
             }
-            add(first)
-            add(second)
-            add(third)
+            if let size, let length = ByteCount.write(size, into: buffer) { end = length }
+            add(mime)
+            add(notice)
             guard end > 0 else { return }
-            if lineBreakFirst { cell.lineBreak() }
-            cell.append(utf8: UnsafeBufferPointer(rebasing: buffer[..<end]), style: style)
+            cell.lineBreak()
+            cell.append(utf8: UnsafeBufferPointer(rebasing: buffer[..<end]), style: .muted)
         }
     }
 
     /// `[PDF] itinerary.pdf`.
     public func plainText(for message: Message, context: RenderContext) -> String? {
         message.withTypeAndTextUTF8 { type, text in
-            Self.attachment(of: message, type: Self.type(type), hasText: !text.isEmpty, context: context,
-                            withSize: false).map { "\($0.tag) \($0.name)" }
+            Self.attachment(of: message, type: type, hasText: !text.isEmpty, context: context, withSize: false)
+                .map { "\($0.tag) \($0.name.string)" }
         }
     }
 }

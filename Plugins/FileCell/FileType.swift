@@ -92,16 +92,19 @@ enum FileProbe {
     /// before (or changed since) opens it and runs libmagic on its prefix.
     /// When libmagic's database cannot be loaded, logs one warning through
     /// `host` and reports files without a detected type.
-    static func probe(_ path: String, host: Host) -> Outcome {
+    ///
+    /// The path comes as `MediaFile.withResolved` hands it over (UTF-8, a
+    /// NUL after it); a `String` of it is made only to read a new file.
+    static func probe(_ path: UnsafeBufferPointer<UInt8>, host: Host) -> Outcome {
         // libmagic's cookie, `warned` and the cache serve one thread at a time.
         lock.withLock { _ in probeLocked(path, host: host) }
     }
 
     private static let lock = Mutex(())
 
-    private static func probeLocked(_ path: String, host: Host) -> Outcome {
+    private static func probeLocked(_ path: UnsafeBufferPointer<UInt8>, host: Host) -> Outcome {
         let identity: MediaFile.Identity
-        switch MediaStat.identity(of: path) {
+        switch MediaStat.identity(ofResolved: path) {
         case .failure(let problem): return .problem(problem)
         case .success(let found): identity = found
         }
@@ -111,6 +114,7 @@ enum FileProbe {
                      + "file types come from names only")
         }
         return cache.value(for: identity) {
+            let path = String(decoding: path, as: UTF8.self)
             let outcome = sniff(path, expecting: identity)
             // One line per file classified (shown with --verbose): what
             // Benchmarks/files.sh counts to see the cache at work.
@@ -218,6 +222,27 @@ enum FileTypeChoice {
         }
     }
 
+    /// `isGeneric` of a type given as UTF-8: a bare type (`isBare`, which
+    /// is its own essence) is compared as bytes, any other as a `String`.
+    static func isGeneric(_ mime: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard isBare(mime) else { return isGeneric(String(decoding: mime, as: UTF8.self)) }
+        func equals(_ literal: StaticString) -> Bool {
+            guard let base = mime.baseAddress, mime.count == literal.utf8CodeUnitCount else { return false }
+            return memcmp(base, literal.utf8Start, mime.count) == 0
+        }
+        return equals("application/octet-stream") || equals("application/x-empty") || equals("inode/x-empty")
+    }
+
+    /// True when `bytes` are a type's essence as they are: no parameters
+    /// (";"), no spaces or tabs, no upper case, ASCII only.
+    static func isBare(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ")
+            || byte == UInt8(ascii: "\t") || byte &- UInt8(ascii: "A") < 26 || byte >= 0x80 {
+            return false
+        }
+        return true
+    }
+
     /// A type stored in a zip container.
     static func isZipBased(_ mime: String) -> Bool {
         let type = essence(of: mime)
@@ -232,14 +257,8 @@ enum FileTypeChoice {
         // most messages' types): one scan of the bytes, no new string.
         // The bytes in place when the string has them contiguous (a native
         // string: always here), else through its UTF-8 view.
-        func isBare<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
-            for byte in bytes where byte == UInt8(ascii: ";") || byte == UInt8(ascii: " ")
-                || byte == UInt8(ascii: "\t") || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte >= 0x80 {
-                return false
-            }
-            return true
-        }
-        if mime.utf8.withContiguousStorageIfAvailable(isBare) ?? isBare(mime.utf8) { return mime }
+        var bare = mime
+        if bare.withUTF8(isBare) { return mime }
         let end = mime.firstIndex(of: ";") ?? mime.endIndex
         var type = Substring(mime[..<end])
         while let first = type.first, first == " " || first == "\t" { type = type.dropFirst() }

@@ -9,6 +9,7 @@
 // the message's); a file that cannot be shown adds a muted mark instead:
 // `missing`, `not a regular file`, `corrupt image`, …
 import CellKit
+import Glibc
 
 /// `ImageMessageCell`, registered for `image`.
 public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
@@ -33,10 +34,12 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
 
     /// What the cell shows.
     struct Picture {
-        var name: String?
-        /// The path as the message gives it; "" when there is none.
-        var path: String = ""
-        var dimensions: String?
+        var name: ShownText?
+        /// The path as the message gives it (the host's bytes, valid during
+        /// the call); empty when there is none.
+        var path = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        /// The size the message gives.
+        var dimensions: (width: Int64, height: Int64)?
     }
 
     /// Reads the picture of a message of class `type` (`info.type`, as
@@ -44,72 +47,76 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
     /// its own type (`sticker.path` for a sticker shown by this cell), then
     /// `image`. Returns nil when there is neither a path nor text. The
     /// dimensions are read only `withDimensions` (the summary does not show
-    /// them).
+    /// them). The strings are the host's bytes (`Message.utf8`), read while
+    /// the call that received the message lasts.
     static func picture(of message: Message, type: UnsafeBufferPointer<UInt8>, hasText: Bool,
                         withDimensions: Bool = true) -> Picture? {
         // The type is escaped, so a type with a dot in it names one key.
         // ("image" is ASCII: a type is that Character for Character only when
         // it has exactly its bytes.)
-        let ownKey = !type.isEmpty && !type.elementsEqual("image".utf8) && type.count <= 64
+        let ownKey = !type.isEmpty && !isImage(type) && type.count <= 64
             ? Message.escapedKey(String(decoding: type, as: UTF8.self)) : nil
         // The first key with a non-empty path, else "image" when there is
         // text (its path is then missing or empty, so there is no name).
         var key = "image"
-        var path = ""
-        if let ownKey, let ownPath = message.string(ownKey + ".path"), !ownPath.isEmpty {
+        var picture = Picture()
+        if let ownKey, let ownPath = message.utf8(ownKey + ".path"), !ownPath.isEmpty {
             key = ownKey
-            path = ownPath
-        } else if let imagePath = message.string("image.path"), !imagePath.isEmpty {
-            path = imagePath
-        } else if !hasText || message.string((ownKey ?? "image") + ".unavailable") != nil
-                    || message.string("image.unavailable") != nil {
+            picture.path = ownPath
+        } else if let imagePath = message.utf8("image.path"), !imagePath.isEmpty {
+            picture.path = imagePath
+        } else if !hasText || message.utf8((ownKey ?? "image") + ".unavailable") != nil
+                    || message.utf8("image.unavailable") != nil {
             // With no path and a reason the export has no file, FileCell
             // (the parent class's cell) shows the missing-file mark.
             return nil
         }
-        var dimensions: String?
         if withDimensions, let width = message.integer(key == "image" ? "image.width" : key + ".width"),
            let height = message.integer(key == "image" ? "image.height" : key + ".height"),
            width > 0, height > 0 {
-            dimensions = "\(width)×\(height)"
+            picture.dimensions = (width, height)
         }
-        return Picture(name: MediaType.basename(path), path: path, dimensions: dimensions)
+        picture.name = MediaType.basename(utf8: picture.path)
+        return picture
+    }
+
+    /// True when `type` is `image`.
+    static func isImage(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = type.baseAddress, type.count == 5 else { return false }
+        return memcmp(base, "image", 5) == 0
     }
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
         // `info.type` (the `type` string when it is one of at most 64 bytes,
         // else none) and the caption, each with its own look-up: asking for
-        // `info` copies every common field into the host's arena, about
-        // 4300 instructions a message, these two cost some 2800. The caption
-        // is appended straight from the host's bytes.
-        let rendered = message.withUTF8("type") { type in
-            message.withTextUTF8 { caption in
-                render(message, type: type.count <= 64 ? type : UnsafeBufferPointer(start: nil, count: 0),
-                       caption: caption, into: &cell, context: context)
-            }
-        }
-        return rendered ?? message.withTextUTF8 { caption in
-            render(message, type: UnsafeBufferPointer(start: nil, count: 0), caption: caption, into: &cell,
-                   context: context)
+        // `info` copies every common field into the host's arena, these two
+        // cost less. The caption is appended straight from the host's bytes.
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let type = message.utf8("type").flatMap { $0.count <= 64 ? $0 : nil } ?? none
+        return message.withTextUTF8 { caption in
+            render(message, type: type, caption: caption, into: &cell, context: context)
         }
     }
 
     private func render(_ message: Message, type: UnsafeBufferPointer<UInt8>, caption: UnsafeBufferPointer<UInt8>,
                         into cell: inout CellBuilder, context: RenderContext) -> RenderOutcome {
         guard let picture = Self.picture(of: message, type: type, hasText: !caption.isEmpty) else { return .declined }
-        let shown = picture.path.isEmpty ? ShownImage()
-            : Self.previews.show(picture.path, context: context, output: context.host.output)
+        let shown = picture.path.isEmpty ? ShownImage() : Self.previews.show(picture.path, context: context)
 
         cell.append("[IMG] ", style: .accent)
-        cell.append(picture.name ?? "image")
+        if let name = picture.name {
+            name.withUTF8 { cell.append(utf8: $0) }
+        } else {
+            cell.append("image")
+        }
         if let size = shown.size {
-            cell.append(" · \(size.width)×\(size.height)", style: .muted)
+            Self.appendDimensions(Int64(size.width), Int64(size.height), to: &cell)
         } else if let dimensions = picture.dimensions {
-            cell.append(" · " + dimensions, style: .muted)
+            Self.appendDimensions(dimensions.width, dimensions.height, to: &cell)
         }
         if let notice = shown.notice {
-            cell.append(" · " + notice, style: .muted)
+            Self.appendDetail(notice, to: &cell)
         }
         for row in shown.rows {
             cell.appendRow(row) // a row is a whole line
@@ -122,13 +129,46 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         return .rendered
     }
 
+    /// What goes before each detail after the name.
+    static let separator: StaticString = " · "
+
+    /// Appends `" · WIDTH×HEIGHT"`, muted, written digit by digit.
+    static func appendDimensions(_ width: Int64, _ height: Int64, to cell: inout CellBuilder) {
+        let times: StaticString = "×"
+        let capacity = separator.utf8CodeUnitCount + times.utf8CodeUnitCount + 2 * DecimalText.maximumLength
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var end = write(separator, into: buffer)
+            end += DecimalText.write(Int(truncatingIfNeeded: width), into: UnsafeMutableBufferPointer(rebasing: buffer[end...]))
+            end += write(times, into: UnsafeMutableBufferPointer(rebasing: buffer[end...]))
+            end += DecimalText.write(Int(truncatingIfNeeded: height), into: UnsafeMutableBufferPointer(rebasing: buffer[end...]))
+            cell.append(utf8: UnsafeBufferPointer(rebasing: buffer[..<end]), style: .muted)
+        }
+    }
+
+    /// Appends `" · "` and `detail` (a notice), muted, as one piece.
+    static func appendDetail(_ detail: String, to cell: inout CellBuilder) {
+        var detail = detail
+        detail.withUTF8 { detail in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: separator.utf8CodeUnitCount + detail.count) { buffer in
+                let end = write(separator, into: buffer)
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[end...]).initialize(fromContentsOf: detail)
+                cell.append(utf8: UnsafeBufferPointer(buffer), style: .muted)
+            }
+        }
+    }
+
+    /// Writes `literal` at the start of `buffer`; returns its length.
+    private static func write(_ literal: StaticString, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        buffer.initialize(fromContentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
     /// The caption, else `[IMG] name`.
     public func plainText(for message: Message, context: RenderContext) -> String? {
         let caption = message.text
         if !caption.isEmpty { return caption }
         return message.withTypeAndTextUTF8 { type, text in
             Self.picture(of: message, type: type, hasText: !text.isEmpty, withDimensions: false)
-                .map { "[IMG] \($0.name ?? "image")" }
+                .map { "[IMG] \($0.name?.string ?? "image")" }
         }
     }
 

@@ -86,18 +86,27 @@ final class ImagePreviews: Sendable {
     private let lock = Mutex(())
     nonisolated(unsafe) private let files = MediaCache<ImageEntry>(capacity: ImageLimits.cachedFiles)
 
-    /// Looks at the file `path` names (relative to the context's base
-    /// directory) and draws its preview for `output`.
-    func show(_ path: String, context: RenderContext, output: OutputInfo?) -> ShownImage {
-        lock.withLock { _ in showLocked(path, context: context, output: output) }
+    /// Looks at the file `path` (UTF-8, as the message gives it) names,
+    /// relative to the context's base directory, and draws its preview for
+    /// the host's output.
+    func show(_ path: UnsafeBufferPointer<UInt8>, context: RenderContext) -> ShownImage {
+        var shown = ShownImage()
+        MediaFile.withResolved(path, baseDirectory: context.baseDirectory) { resolved in
+            shown = lock.withLock { _ in showLocked(resolved, context: context) }
+        }
+        return shown
     }
 
-    private func showLocked(_ path: String, context: RenderContext, output: OutputInfo?) -> ShownImage {
-        let resolved = MediaFile.resolve(path, baseDirectory: context.baseDirectory)
+    /// `show` for the resolved path (a NUL after it): a `String` of it is
+    /// made only to read the file.
+    private func showLocked(_ path: UnsafeBufferPointer<UInt8>, context: RenderContext) -> ShownImage {
         let identity: MediaFile.Identity
-        switch MediaStat.identity(of: resolved) {
+        switch MediaStat.identity(ofResolved: path) {
         case .failure(let problem): return ShownImage(notice: problem.notice)
         case .success(let found): identity = found
+        }
+        func read() -> Result<MediaFile, MediaFile.Problem> {
+            MediaFile.read(String(decoding: path, as: UTF8.self), maximumBytes: ImageLimits.maximumBytes)
         }
         if identity.size > Int64(ImageLimits.maximumBytes) {
             return ShownImage(notice: MediaFile.Problem.tooLarge(limit: ImageLimits.maximumBytes).notice)
@@ -105,7 +114,7 @@ final class ImagePreviews: Sendable {
         let entry = files.value(for: identity) { ImageEntry() }
         var bytes: [UInt8]?
         if entry.header == nil {
-            switch MediaFile.read(resolved, maximumBytes: ImageLimits.maximumBytes) {
+            switch read() {
             // Not cached: the file may be readable next time.
             case .failure(let problem): return ShownImage(notice: problem.notice)
             case .success(let file):
@@ -117,7 +126,7 @@ final class ImagePreviews: Sendable {
             return ShownImage(size: entry.header?.size, notice: entry.header?.notice)
         }
         var shown = ShownImage(size: (width, height))
-        guard let output, output.showsImages else { return shown }
+        guard let output = context.host.output, output.showsImages else { return shown }
         let style = PreviewStyle(columns: context.width, colors: output.format == .plain ? .none : output.colors,
                                  rows: output.imageRows)
         let preview: Preview
@@ -125,7 +134,7 @@ final class ImagePreviews: Sendable {
             preview = cached
         } else {
             if bytes == nil {
-                switch MediaFile.read(resolved, maximumBytes: ImageLimits.maximumBytes) {
+                switch read() {
                 case .failure(let problem):
                     shown.notice = problem.notice
                     return shown

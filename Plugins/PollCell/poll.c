@@ -185,6 +185,7 @@ static size_t put_str(char *dst, const char *s)
 
 /* "<votes> (<pct>%)", as "%" PRId64 " (%d%%)" writes it; returns the length.
  * `dst` needs 1 + 20 + 2 + 11 + 2 characters at most. */
+#define POLL_VOTES_SIZE 36
 static size_t put_votes(char *dst, int64_t votes, int pct)
 {
     size_t n = put_i64(dst, votes);
@@ -277,7 +278,10 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
     size_t option_count = 0, shown, i;
     int64_t total = 0, max_votes = 0;
     int64_t votes[POLL_MAX_SHOWN_OPTIONS];
-    int pcts[POLL_MAX_SHOWN_OPTIONS];
+    /* " <votes> (<pct>%)" of each option drawn, written once: measured in
+     * step 3, appended in step 5 (without its space when there is no bar). */
+    char suffixes[POLL_MAX_SHOWN_OPTIONS][1 + POLL_VOTES_SIZE];
+    size_t suffix_lengths[POLL_MAX_SHOWN_OPTIONS];
     size_t longest_suffix = 0;
     uint32_t bar_columns;
     char buf[96];
@@ -338,8 +342,9 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
      *    allows for, the bars shrink so that every bar line still fits the
      *    width. All bars share one scale, so they can be compared.          */
     for (i = 0; i < shown; i++) {
-        pcts[i] = percent(votes[i], total);
-        n = 1 + put_votes(buf, votes[i], pcts[i]); /* " <votes> (<pct>%)" */
+        suffixes[i][0] = ' ';
+        n = 1 + put_votes(suffixes[i] + 1, votes[i], percent(votes[i], total));
+        suffix_lengths[i] = n;
         if (n > longest_suffix)
             longest_suffix = n;
     }
@@ -387,11 +392,10 @@ static int32_t poll_render(cellhost_object *self, cellhost_sel _cmd,
         append_cstr(out, "  ", CELLHOST_STYLE_PLAIN);
         append_bar(out, blocks);
         /* With no bar there is no separating space (the line reads "  0 (0%)"). */
-        n = 0;
         if (blocks > 0)
-            buf[n++] = ' ';
-        n += put_votes(buf + n, votes[i], pcts[i]);
-        g_builder->append(out, buf, n, CELLHOST_STYLE_PLAIN);
+            g_builder->append(out, suffixes[i], suffix_lengths[i], CELLHOST_STYLE_PLAIN);
+        else
+            g_builder->append(out, suffixes[i] + 1, suffix_lengths[i] - 1, CELLHOST_STYLE_PLAIN);
         g_builder->line_break(out);
     }
 

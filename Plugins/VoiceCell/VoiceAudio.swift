@@ -26,14 +26,21 @@ enum VoiceAudio: Sendable, Equatable {
     /// on different threads at once.
     private static let cache = Mutex(MediaCache<VoiceAudio>(capacity: cacheCapacity))
 
-    /// The audio of `path` (resolved against `context.baseDirectory`). The
-    /// file is `stat`ed first (never opened when it is not a regular file,
-    /// so a FIFO or device cannot block) and read and decoded only when its
-    /// identity is not cached yet.
-    static func load(_ path: String, context: RenderContext) -> VoiceAudio {
-        let resolved = MediaFile.resolve(path, baseDirectory: context.baseDirectory)
+    /// The audio of `path` (UTF-8, as the message gives it, resolved
+    /// against `context.baseDirectory`). The file is `stat`ed first (never
+    /// opened when it is not a regular file, so a FIFO or device cannot
+    /// block) and read and decoded only when its identity is not cached yet.
+    static func load(_ path: UnsafeBufferPointer<UInt8>, context: RenderContext) -> VoiceAudio {
+        var audio = VoiceAudio.noFile(.missing)
+        MediaFile.withResolved(path, baseDirectory: context.baseDirectory) { audio = load(resolved: $0) }
+        return audio
+    }
+
+    /// `load` for the resolved path (a NUL after it): a `String` of it is
+    /// made only to read a new file.
+    private static func load(resolved path: UnsafeBufferPointer<UInt8>) -> VoiceAudio {
         let identity: MediaFile.Identity
-        switch MediaStat.identity(of: resolved) {
+        switch MediaStat.identity(ofResolved: path) {
         case .failure(let problem): return .noFile(problem)
         case .success(let found): identity = found
         }
@@ -44,7 +51,7 @@ enum VoiceAudio: Sendable, Equatable {
                 // a file swapped for a FIFO since the stat is still refused.
                 // When the file changed in between, the result is kept under
                 // the old identity, which no later stat gives.
-                switch MediaFile.read(resolved, maximumBytes: maximumBytes) {
+                switch MediaFile.read(String(decoding: path, as: UTF8.self), maximumBytes: maximumBytes) {
                 case .failure(let problem): return .noFile(problem)
                 case .success(let file):
                     switch AudioDecoder.decode(file.bytes) {

@@ -69,8 +69,9 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     struct Note {
         /// The duration in seconds (the message's or the file's), or nil.
         var seconds: Double?
-        /// The message's waveform samples (empty when it has none).
-        var samples: [Double]
+        /// The message's waveform samples (empty when it has none), in
+        /// storage that lasts as long as the `withSamples` call that read them.
+        var samples: UnsafeBufferPointer<Double>
         /// The file's audio when it was decoded.
         var audio: AudioSummary?
         /// The muted notice about the file, when it was not read or decoded.
@@ -85,37 +86,43 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     /// The message's duration in seconds when it is usable (finite, ≥ 0,
     /// printable).
     static func messageSeconds(of message: Message) -> Double? {
-        guard let seconds = message.number("voice.duration"), PlaybackTime.format(seconds: seconds) != nil else {
+        guard let seconds = message.number("voice.duration"), PlaybackTime.canFormat(seconds: seconds) else {
             return nil
         }
         return seconds
     }
 
-    /// The waveform samples, read in one host call; none when
-    /// `voice.waveform` is missing or holds anything but numbers. A longer
-    /// waveform than `maximumSamples` is sampled evenly.
-    static func samples(of message: Message) -> [Double] {
-        guard let all = message.numbers("voice.waveform"), !all.isEmpty else { return [] }
-        let count = all.count
-        guard count > maximumSamples else { return all }
-        return (0..<maximumSamples).map { all[$0 * count / maximumSamples] }
+    /// Calls `body` with the waveform samples, read in one host call into
+    /// temporary storage; none when `voice.waveform` is missing or holds
+    /// anything but numbers. A longer waveform than `maximumSamples` is
+    /// sampled evenly.
+    static func withSamples(of message: Message, _ body: (UnsafeBufferPointer<Double>) -> Void) {
+        message.withNumbers("voice.waveform") { all in
+            let all = all ?? UnsafeBufferPointer(start: nil, count: 0)
+            let count = all.count
+            guard count > maximumSamples else { return body(all) }
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: maximumSamples) { sampled in
+                for index in 0..<maximumSamples { sampled[index] = all[index * count / maximumSamples] }
+                body(UnsafeBufferPointer(sampled))
+            }
+        }
     }
 
     /// The message's fields merged with its audio file's (see the rules at
     /// the top), or nil when there is nothing to show (the cell declines).
-    static func note(of message: Message, context: RenderContext, withWaveform: Bool = true) -> Note? {
-        var note = Note(seconds: messageSeconds(of: message), samples: withWaveform ? samples(of: message) : [],
-                        audio: nil, notice: nil)
+    static func note(of message: Message, context: RenderContext,
+                     samples: UnsafeBufferPointer<Double> = UnsafeBufferPointer(start: nil, count: 0)) -> Note? {
+        var note = Note(seconds: messageSeconds(of: message), samples: samples, audio: nil, notice: nil)
         var undecodable = false
         // No path but a reason the export has no file: the missing-file mark,
         // beside whatever duration and waveform the message gives.
         var unavailableOnly = true
-        if let path = message.string("voice.path"), !path.isEmpty {
+        if let path = message.utf8("voice.path"), !path.isEmpty {
             unavailableOnly = false
             switch VoiceAudio.load(path, context: context) {
             case .decoded(let audio):
                 note.audio = audio
-                if PlaybackTime.format(seconds: audio.seconds) != nil,
+                if PlaybackTime.canFormat(seconds: audio.seconds),
                    note.seconds.map({ abs($0 - audio.seconds) > durationTolerance }) ?? true {
                     note.seconds = audio.seconds
                 }
@@ -139,41 +146,58 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
 
     public mutating func render(_ message: Message, into cell: inout CellBuilder,
                                 context: RenderContext) -> RenderOutcome {
-        guard let note = Self.note(of: message, context: context) else { return .declined }
-        let duration = note.duration
+        var outcome = RenderOutcome.declined
+        Self.withSamples(of: message) { samples in
+            outcome = render(message, samples: samples, into: &cell, context: context)
+        }
+        return outcome
+    }
+
+    private func render(_ message: Message, samples: UnsafeBufferPointer<Double>, into cell: inout CellBuilder,
+                        context: RenderContext) -> RenderOutcome {
+        guard let note = Self.note(of: message, context: context, samples: samples) else { return .declined }
         let waveformCount = note.samples.isEmpty ? note.filePeaks?.peaks.count ?? 0 : note.samples.count
 
         // "▶ " (accent), the duration, two spaces, the waveform (accent).
         // All of these characters are one column wide.
         cell.append("▶ ", style: .accent)
-        if let duration {
-            cell.append(duration)
-        }
-        if waveformCount > 0 {
-            let gap = duration == nil ? "" : "  "
-            // The duration and gap are ASCII: their UTF-8 counts are their
-            // widths (cheaper than counting Characters).
-            let beside = context.width - 2 - (duration?.utf8.count ?? 0) - gap.utf8.count
-            let width: Int
-            if beside >= min(Self.minimumBarsBeside, waveformCount) {
-                cell.append(gap)
-                width = min(Self.maximumBars, beside)
-            } else {
-                cell.lineBreak()
-                width = min(Self.maximumBars, context.width)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PlaybackTime.maximumLength) { buffer in
+            // The duration, written into `buffer` (every time `note` keeps
+            // can be formatted; one that could not is left out, as `duration`
+            // leaves it).
+            let duration = note.seconds.flatMap { seconds in
+                PlaybackTime.canFormat(seconds: seconds)
+                    ? UnsafeBufferPointer(rebasing: buffer[..<PlaybackTime.write(seconds: seconds, into: buffer)]) : nil
             }
-            if note.samples.isEmpty, let audio = note.filePeaks {
-                var bars = ""
-                for value in audio.bars(count: width) { bars.append(Waveform.bar(value)) }
-                cell.append(bars, style: .accent)
-            } else {
-                Waveform.append(note.samples, width: width, style: .accent, to: &cell)
+            if let duration {
+                cell.append(utf8: duration)
             }
-        }
-        // The notice: beside "▶ " when nothing else is on the line.
-        if let notice = note.notice {
-            if duration != nil || waveformCount > 0 { cell.lineBreak() }
-            cell.append(notice, style: .muted)
+            if waveformCount > 0 {
+                let gap = duration == nil ? "" : "  "
+                // The duration and gap are ASCII: their UTF-8 counts are their
+                // widths (cheaper than counting Characters).
+                let beside = context.width - 2 - (duration?.count ?? 0) - gap.utf8.count
+                let width: Int
+                if beside >= min(Self.minimumBarsBeside, waveformCount) {
+                    cell.append(gap)
+                    width = min(Self.maximumBars, beside)
+                } else {
+                    cell.lineBreak()
+                    width = min(Self.maximumBars, context.width)
+                }
+                if note.samples.isEmpty, let audio = note.filePeaks {
+                    var bars = ""
+                    for value in audio.bars(count: width) { bars.append(Waveform.bar(value)) }
+                    cell.append(bars, style: .accent)
+                } else {
+                    Waveform.append(note.samples, width: width, style: .accent, to: &cell)
+                }
+            }
+            // The notice: beside "▶ " when nothing else is on the line.
+            if let notice = note.notice {
+                if duration != nil || waveformCount > 0 { cell.lineBreak() }
+                cell.append(notice, style: .muted)
+            }
         }
 
         // The caption, straight from the host's bytes; its markup counts, as
@@ -190,7 +214,7 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
     /// `Voice message (0:05)` (the duration as the cell shows it), or the
     /// caption's summary from the superclass.
     public func plainText(for message: Message, context: RenderContext) -> String? {
-        Self.note(of: message, context: context, withWaveform: false)?.duration.map { "Voice message (\($0))" }
+        Self.note(of: message, context: context)?.duration.map { "Voice message (\($0))" }
     }
 }
 

@@ -1,14 +1,14 @@
 /// Decimal numbers written into byte buffers, for text built without
 /// `String` interpolation on hot paths (key paths, durations, sizes). The
 /// digits are exactly those of `"\(value)"`.
-enum DecimalText {
+package enum DecimalText {
     /// The most bytes `write` needs: a sign and 19 digits.
-    static let maximumLength = 20
+    package static let maximumLength = 20
 
     /// Writes `value` in decimal (with a leading `-` when negative) at the
     /// start of `buffer`, which must hold `maximumLength` bytes; returns the
     /// number of bytes written.
-    static func write(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    package static func write(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var sign = 0
         if value < 0 {
             buffer[0] = UInt8(ascii: "-")

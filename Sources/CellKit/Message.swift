@@ -155,10 +155,20 @@ public struct Message {
     /// calling `body`) when the value is missing or not a string. The bytes
     /// are the host's and valid only during `body`.
     public func withUTF8<R>(_ path: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        try utf8(path).map(body)
+    }
+
+    /// The UTF-8 bytes of the string at `path`, without copying them into
+    /// a `String`; nil when the value is missing or not a string. The bytes
+    /// are the host's, valid and sanitized UTF-8, and like the `Message`
+    /// itself valid only during the call that received the message: for
+    /// this package's cells, which hold several at once (a file's name,
+    /// path and type); other plugins read them with `withUTF8(_:_:)`.
+    package func utf8(_ path: String) -> UnsafeBufferPointer<UInt8>? {
         var out = cellhost_string()
         let answer = path.withCString { api?.pointee.string(handle, $0, &out) }
         guard answer == LookupCode.found else { return nil }
-        return try body(Self.bytes(out))
+        return Self.bytes(out)
     }
 
     /// The common fields as the host fills them (its strings valid only
@@ -210,28 +220,48 @@ public struct Message {
 
     /// Every element of the array of numbers at `path`, read with the host's
     /// bulk look-up rather than one call per element: a voice message's
-    /// waveform. Two host calls: the array's length (cheap: no number is
-    /// converted), then every element at once into the returned array.
+    /// waveform. One host call for up to 64 elements; a longer array is
+    /// read again, whole, into the returned array.
     /// `.wrongType` when the value is not an array or any element is not a
     /// number; an empty array is `.found([])`.
     public func lookupNumbers(_ path: String) -> Lookup<[Double]> {
-        guard let api, let numbers = api.pointee.numbers else { return .missing }
-        return path.withCString { cPath in
-            // Most arrays (a waveform) fit a small buffer: one call. The host
-            // reports the whole length, so a longer one is read again whole.
+        var result = Lookup<[Double]>.missing
+        readNumbers(path) { answer, numbers in result = Self.lookup(answer) { Array(numbers) } }
+        return result
+    }
+
+    /// Calls `body` with every element of the array of numbers at `path`
+    /// (nil when it is missing, not an array, or holds anything but
+    /// numbers), read as `lookupNumbers(_:)` reads them but into temporary
+    /// storage instead of an array. Not generic (`body` keeps what it
+    /// learns), so that a plugin's call needs no generic metadata at run
+    /// time.
+    package func withNumbers(_ path: String, _ body: (UnsafeBufferPointer<Double>?) -> Void) {
+        readNumbers(path) { answer, numbers in body(answer == LookupCode.found ? numbers : nil) }
+    }
+
+    /// The bulk look-up behind `lookupNumbers` and `withNumbers`: calls
+    /// `body` with the host's answer (a found array whose length does not
+    /// fit `Int` is `wrongType`) and, when found, the elements in temporary
+    /// storage. Most arrays (a waveform) fit a small buffer: one call. The
+    /// host reports the whole length, so a longer one is read again whole.
+    private func readNumbers(_ path: String, _ body: (cellhost_lookup?, UnsafeBufferPointer<Double>) -> Void) {
+        let none = UnsafeBufferPointer<Double>(start: nil, count: 0)
+        guard let api, let numbers = api.pointee.numbers else { return body(nil, none) }
+        path.withCString { cPath in
             withUnsafeTemporaryAllocation(of: Double.self, capacity: 64) { small in
                 var length = 0
                 let answer = numbers(handle, cPath, small.baseAddress, small.count, &length)
+                guard answer == LookupCode.found else { return body(answer, none) }
                 // size_t comes in as Int: a length beyond Int.max reads negative.
-                guard answer == LookupCode.found, length >= 0 else { return Self.lookup(answer) { [] }.wrongIfFound }
-                if length <= small.count { return .found(Array(small[..<length])) }
-                var again: cellhost_lookup = LookupCode.wrongType
-                let all = [Double](unsafeUninitializedCapacity: length) { out, initialized in
+                guard length >= 0 else { return body(LookupCode.wrongType, none) }
+                if length <= small.count { return body(answer, UnsafeBufferPointer(rebasing: small[..<length])) }
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: length) { all in
                     var written = 0
-                    again = numbers(handle, cPath, out.baseAddress, out.count, &written)
-                    initialized = again == LookupCode.found ? min(max(written, 0), out.count) : 0
+                    let again = numbers(handle, cPath, all.baseAddress, all.count, &written)
+                    body(again, again == LookupCode.found
+                         ? UnsafeBufferPointer(rebasing: all[..<min(max(written, 0), all.count)]) : none)
                 }
-                return Self.lookup(again) { all }
             }
         }
     }
@@ -356,15 +386,6 @@ public struct Message {
 enum LookupCode {
     static let found = cellhost_lookup(CELLHOST_FOUND)
     static let wrongType = cellhost_lookup(CELLHOST_WRONG_TYPE)
-}
-
-extension Lookup {
-    /// A found value that is not what was asked for (say, a count that does
-    /// not fit) as `.wrongType`.
-    var wrongIfFound: Lookup {
-        if case .found = self { return .wrongType }
-        return self
-    }
 }
 
 extension Lookup where Value == Int {

@@ -73,6 +73,30 @@ final class MessageLookupFastPathTests: XCTestCase {
         XCTAssertGreaterThan(fast, 1_000, "the fast path is taken")
     }
 
+    /// The bulk read of an array of numbers (short integers in one pass)
+    /// gives what `number` gives for each element.
+    func test_numberElements_areWhatNumberReadsForEachElement() throws {
+        var generator = SystemRandomNumberGenerator()
+        let literals = ["0", "-0", "7", "-7", "123456789012345", "-123456789012345", "1234567890123456",
+                        "9007199254740993", "-9223372036854775808", "18446744073709551616", "0.5", "-2.25e3", "1e400",
+                        "62.7", "3.0", "-0.0", "1E2"]
+        for _ in 0..<300 {
+            let elements = (0..<Int.random(in: 0...80, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? literals.randomElement(using: &generator)!
+                    : String(Int.random(in: -100_000...100_000, using: &generator))
+            }
+            let document = try parseJSON("[" + elements.joined(separator: ",") + "]")
+            let capacity = Int.random(in: 0...90, using: &generator)
+            var out = [Double](repeating: .nan, count: capacity)
+            let total = out.withUnsafeMutableBufferPointer {
+                document.numberElements(JSONDocument.root, into: $0.baseAddress, capacity: capacity)
+            }
+            XCTAssertEqual(total, elements.count)
+            let expected = document.elements(JSONDocument.root).prefix(capacity).map { document.number($0)! }
+            XCTAssertEqual(out.prefix(expected.count).map(\.bitPattern), expected.map(\.bitPattern), "\(elements)")
+        }
+    }
+
     // MARK: Key paths
 
     /// `path` resolved from the root, segment by segment, as `resolve`
@@ -183,7 +207,7 @@ final class MessageLookupFastPathTests: XCTestCase {
             for input in inputs + inputs {
                 let stored = input.withUnsafeBufferPointer { arena.storeSanitized($0) }
                 var expected: [UInt8] = []
-                input.withUnsafeBufferPointer { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
+                _ = input.withUnsafeBufferPointer { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
                 kept.append((stored.data, stored.length, expected))
             }
             // Every string is still there (a new chunk never moves the old ones).
@@ -225,7 +249,7 @@ final class MessageLookupFastPathTests: XCTestCase {
             withExtendedLifetime(message) { api.info(message.handle, &info) }
             var expected: [UInt8] = []
             var text = message.text ?? ""
-            text.withUTF8 { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
+            _ = text.withUTF8 { Sanitizer.sanitize($0, into: &expected, keepingNewlines: true) }
             let got = UnsafeBufferPointer(start: UnsafeRawPointer(info.text.data).assumingMemoryBound(to: UInt8.self),
                                           count: info.text.length)
             XCTAssertEqual(Array(got), expected, String(decoding: record, as: UTF8.self))

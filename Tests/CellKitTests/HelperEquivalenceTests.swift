@@ -96,6 +96,7 @@ final class HelperEquivalenceTests: XCTestCase {
         for input in inputs {
             same(MediaType.basename(input), ReferenceHelpers.basename(input), "basename \(input.debugDescription)")
             same(MediaType.tag(forMIME: input), ReferenceHelpers.tag(forMIME: input), "tag \(input.debugDescription)")
+            sameAsBytes(input)
         }
     }
 
@@ -125,6 +126,84 @@ final class HelperEquivalenceTests: XCTestCase {
             }
             same(MediaType.tag(forMIME: text), ReferenceHelpers.tag(forMIME: text), "tag \(text.debugDescription)")
             same(MediaType.basename(text), ReferenceHelpers.basename(text), "basename \(text.debugDescription)")
+            sameAsBytes(text)
+        }
+    }
+
+    /// The tag and basename of `text` read as UTF-8 bytes (as the media
+    /// cells read the host's strings) are those of the `String`.
+    private func sameAsBytes(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        var text = text
+        text.withUTF8 { bytes in
+            same(MediaType.tag(forMIMEUTF8: bytes).description, MediaType.tag(forMIME: String(decoding: bytes, as: UTF8.self)),
+                 "tag of bytes \(Array(bytes))", file: file, line: line)
+            same(MediaType.basename(utf8: bytes)?.string, MediaType.basename(String(decoding: bytes, as: UTF8.self)),
+                 "basename of bytes \(Array(bytes))", file: file, line: line)
+        }
+    }
+
+    /// Invalid UTF-8 reads as its repaired `String` does.
+    func test_tagsAndBasenamesOfInvalidUTF8() {
+        let inputs: [[UInt8]] = [[0xFF], [0x61, 0x2F, 0xC3], [0xC3, 0x2F, 0x62], Array("image/".utf8) + [0x80],
+                                 [0x2F, 0xE2, 0x82], Array("application/pdf".utf8) + [0xF0, 0x9F]]
+        for input in inputs {
+            input.withUnsafeBufferPointer { bytes in
+                same(MediaType.tag(forMIMEUTF8: bytes).description, MediaType.tag(forMIME: String(decoding: bytes, as: UTF8.self)),
+                     "tag \(input)")
+                same(MediaType.basename(utf8: bytes)?.string, MediaType.basename(String(decoding: bytes, as: UTF8.self)),
+                     "basename \(input)")
+            }
+        }
+    }
+
+    /// A path resolved into a C string in place is the one `resolve` makes,
+    /// and its identity is the one `identity(of:)` finds.
+    func test_resolvedPathsAndIdentities() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellkit-resolve-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("x".utf8).write(to: directory.appendingPathComponent("file.txt"))
+        try Data("y".utf8).write(to: directory.appendingPathComponent("é.txt"))
+        let bases = ["", "/", directory.path, directory.path + "/nope", "relative/dir"]
+        let paths = ["", "file.txt", "é.txt", "/", "//x", "/\u{301}file.txt", "/é", "a/b", "missing.txt", "\u{301}",
+                     directory.path + "/file.txt", directory.path, "a\u{0}b"]
+        for base in bases {
+            for path in paths {
+                var bytes = path
+                var resolved: [UInt8] = []
+                var identity: Result<MediaFile.Identity, MediaFile.Problem>?
+                bytes.withUTF8 { bytes in
+                    MediaFile.withResolved(bytes, baseDirectory: base) { cPath in
+                        resolved = Array(cPath)
+                        XCTAssertEqual(cPath.baseAddress?[cPath.count], 0, "NUL-terminated")
+                        identity = MediaStat.identity(ofResolved: cPath)
+                    }
+                }
+                let expected = MediaFile.resolve(path, baseDirectory: base)
+                XCTAssertEqual(resolved, Array(expected.utf8), "\(base.debugDescription) + \(path.debugDescription)")
+                XCTAssertEqual(identity, MediaStat.identity(of: expected), expected.debugDescription)
+            }
+        }
+    }
+
+    /// The byte writers the cells use are what `format` gives.
+    func test_byteCountAndPlaybackTimeWriters() {
+        var random = SplitMix64(seed: 16)
+        for _ in 0..<5_000 {
+            let value = Double(random.next() % (1 << 45)) / Double(1 + random.next() % 1000)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteCount.maximumLength) { buffer in
+                let written = ByteCount.write(value, into: buffer).map { String(decoding: buffer[..<$0], as: UTF8.self) }
+                same(written, ByteCount.format(value), "\(value)")
+            }
+            let seconds = value.truncatingRemainder(dividingBy: 1e12)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PlaybackTime.maximumLength) { buffer in
+                XCTAssertTrue(PlaybackTime.canFormat(seconds: seconds))
+                let written = String(decoding: buffer[..<PlaybackTime.write(seconds: seconds, into: buffer)], as: UTF8.self)
+                same(written, PlaybackTime.format(seconds: seconds), "\(seconds)")
+            }
+        }
+        for value in [-1, .nan, .infinity, 1e12, 1e12.nextDown, -0.0, 0, 1e13] as [Double] {
+            XCTAssertEqual(PlaybackTime.canFormat(seconds: value), PlaybackTime.format(seconds: value) != nil, "\(value)")
         }
     }
 }

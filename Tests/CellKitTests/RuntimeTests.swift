@@ -462,6 +462,23 @@ final class MessageAccessTests: XCTestCase {
         XCTAssertEqual(FakeHost.bulkCapacities, [64, 64, 64, 1000], "a small buffer first; the whole array when longer")
     }
 
+    /// `withNumbers` reads what `numbers` reads, without an array; `utf8`
+    /// what `string` reads, without a `String`.
+    func test_withNumbersAndUTF8_readWhatTheirArrayAndStringFormsRead() {
+        let long = (0..<1000).map { Double($0) }
+        FakeHost.reset(strings: ["s": "x é", "empty": ""],
+                       arrays: ["short": [1, 2.5, 3], "long": long.map { $0 }, "mixed": [1, nil], "none": []])
+        for path in ["short", "long", "mixed", "none", "s", "absent"] {
+            var read: [Double]?
+            FakeHost.message.withNumbers(path) { read = $0.map(Array.init) }
+            XCTAssertEqual(read, FakeHost.message.numbers(path), path)
+        }
+        for path in ["s", "empty", "short", "absent"] {
+            XCTAssertEqual(FakeHost.message.utf8(path).map { String(decoding: $0, as: UTF8.self) },
+                           FakeHost.message.string(path), path)
+        }
+    }
+
     func test_numbersTellsMissingFromWrongType() {
         FakeHost.reset(strings: ["s": "x"], arrays: ["mixed": [1, nil, 3], "empty": []])
         XCTAssertEqual(FakeHost.message.lookupNumbers("mixed"), .wrongType)

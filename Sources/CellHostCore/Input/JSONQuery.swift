@@ -312,14 +312,34 @@ extension JSONDocument {
             for element in first..<(first + total) where nodes[element].kind != .number { return nil }
             if let out {
                 bytes.withUnsafeBufferPointer { bytes in
+                    guard let base = bytes.baseAddress else { return }
                     for position in 0..<min(max(0, capacity), total) {
                         let node = nodes[first + position]
-                        out[position] = number(UnsafeBufferPointer(rebasing: bytes[Int(node.start)..<Int(node.end)]))
+                        let start = Int(node.start), end = Int(node.end)
+                        out[position] = shortInteger(base, start, end)
+                            ?? number(UnsafeBufferPointer(start: base + start, count: end - start))
                     }
                 }
             }
             return total
         }
+    }
+
+    /// A literal of an optional '-' and at most 15 digits (a waveform's
+    /// samples), read in one pass: what `number` gives for it (an integer
+    /// below 2^53, `-0` as 0); nil for any other literal.
+    @inline(__always)
+    private static func shortInteger(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let negative = start < end && base[start] == UInt8(ascii: "-")
+        let first = negative ? start + 1 : start
+        guard first < end, end - first <= 15 else { return nil }
+        var value = 0
+        for position in first..<end {
+            let digit = base[position] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
+        }
+        return Double(negative ? -value : value)
     }
 
     /// The integer at `index`: a number without fraction or exponent that fits in 64 bits.

@@ -19,19 +19,31 @@ final class PathMemo {
     /// last one remembered.
     static let stepCapacity = 16
 
-    /// The bytes of the last path.
-    private let path = UnsafeMutablePointer<UInt8>.allocate(capacity: PathMemo.pathCapacity)
+    /// For each step taken: the offset of the separator after its segment
+    /// and the node it led to (`stepCapacity` of each); then the bytes of
+    /// the last path. One allocation, made by the first `resume`: most
+    /// documents (the reply-quote ring's, an importer's) never resolve a
+    /// path.
+    private var storage: UnsafeMutableRawPointer?
+    private var separators: UnsafeMutablePointer<Int> { storage.unsafelyUnwrapped.assumingMemoryBound(to: Int.self) }
+    private var nodes: UnsafeMutablePointer<Int> { separators + PathMemo.stepCapacity }
+    private var path: UnsafeMutablePointer<UInt8> {
+        (storage.unsafelyUnwrapped + 2 * PathMemo.stepCapacity * MemoryLayout<Int>.stride)
+            .assumingMemoryBound(to: UInt8.self)
+    }
     private var length = 0
-    /// For each step taken: the offset of the separator after its segment,
-    /// and the node it led to.
-    private let separators = UnsafeMutablePointer<Int>.allocate(capacity: PathMemo.stepCapacity)
-    private let nodes = UnsafeMutablePointer<Int>.allocate(capacity: PathMemo.stepCapacity)
     private var steps = 0
 
-    deinit {
-        path.deallocate()
-        separators.deallocate()
-        nodes.deallocate()
+    deinit { storage?.deallocate() }
+
+    /// Makes the storage, its steps bound to `Int` and its path to bytes.
+    private func allocate() {
+        let stepBytes = 2 * PathMemo.stepCapacity * MemoryLayout<Int>.stride
+        let made = UnsafeMutableRawPointer.allocate(byteCount: stepBytes + PathMemo.pathCapacity,
+                                                    alignment: MemoryLayout<Int>.alignment)
+        made.bindMemory(to: Int.self, capacity: 2 * PathMemo.stepCapacity)
+        (made + stepBytes).bindMemory(to: UInt8.self, capacity: PathMemo.pathCapacity)
+        storage = made
     }
 
     func reset() {
@@ -48,6 +60,7 @@ final class PathMemo {
             reset()
             return (JSONDocument.root, 0)
         }
+        if storage == nil { allocate() }
         let shared = PathMemo.sharedPrefix(UnsafePointer(path), base, min(length, next.count))
         // Steps whose separator lies inside the shared bytes still hold.
         while steps > 0, separators[steps - 1] >= shared { steps -= 1 }

@@ -71,6 +71,39 @@ public struct MediaFile: Sendable {
         }
     }
 
+    /// Calls `body` with `path` (UTF-8, as a message gives it) made
+    /// absolute as `resolve(_:baseDirectory:)` makes it, written into
+    /// temporary storage with a NUL after it (not counted): a C path for
+    /// `MediaStat.identity(ofResolved:)`, without making a `String`. Not
+    /// generic (`body` keeps what it learns), so that a plugin's call needs
+    /// no generic metadata at run time.
+    package static func withResolved(_ path: UnsafeBufferPointer<UInt8>, baseDirectory: String,
+                                     _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var base = baseDirectory
+        base.withUTF8 { base in
+            // What goes before the path: nothing, "/" or the directory and "/".
+            let prefix = isAbsolute(path) || base.isEmpty ? 0 : base.count == 1 && base[0] == UInt8(ascii: "/") ? 1
+                : base.count + 1
+            let count = prefix + path.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { out in
+                if prefix > 1 { _ = out.initialize(fromContentsOf: base) }
+                if prefix > 0 { out[prefix - 1] = UInt8(ascii: "/") }
+                _ = UnsafeMutableBufferPointer(rebasing: out[prefix..<count]).initialize(fromContentsOf: path)
+                out[count] = 0
+                body(UnsafeBufferPointer(rebasing: out[..<count]))
+            }
+        }
+    }
+
+    /// `path.hasPrefix("/")` for UTF-8 bytes: a first "/" that no combining
+    /// character follows (one that does is another Character). An ASCII
+    /// byte never joins the Character before it, so only a path with a
+    /// non-ASCII second byte is asked as a `String`.
+    static func isAbsolute(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = path.first, first == UInt8(ascii: "/") else { return false }
+        return path.count == 1 || path[1] < 0x80 || String(decoding: path, as: UTF8.self).hasPrefix("/")
+    }
+
     /// Opens and reads `path` (resolved against `context.baseDirectory`).
     /// Reads the whole file when it is a regular file of at most
     /// `maximumBytes`.
@@ -151,8 +184,19 @@ public enum MediaStat {
     /// problem; reads nothing.
     public static func identity(of path: String) -> Result<MediaFile.Identity, MediaFile.Problem> {
         guard isUsablePath(path) else { return .failure(.missing) }
+        return path.withCString(identity(ofCPath:))
+    }
+
+    /// `identity(of:)` of a path as `MediaFile.withResolved` hands it
+    /// over: UTF-8 with a NUL after it.
+    package static func identity(ofResolved path: UnsafeBufferPointer<UInt8>) -> Result<MediaFile.Identity, MediaFile.Problem> {
+        guard let base = path.baseAddress, !path.isEmpty, memchr(base, 0, path.count) == nil else { return .failure(.missing) }
+        return identity(ofCPath: UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self))
+    }
+
+    private static func identity(ofCPath path: UnsafePointer<CChar>) -> Result<MediaFile.Identity, MediaFile.Problem> {
         var info = stat()
-        guard path.withCString({ stat($0, &info) }) == 0 else {
+        guard stat(path, &info) == 0 else {
             return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable)
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }

@@ -64,11 +64,32 @@ public enum MediaType {
     /// e-books), else `"[FILE]"`. Parameters (`; charset=…`) and case are
     /// ignored.
     public static func tag(forMIME mime: String) -> String {
+        staticTag(forMIME: mime).description
+    }
+
+    /// `tag(forMIME:)` as the literal it is.
+    static func staticTag(forMIME mime: String) -> StaticString {
         // An ASCII type (almost every one) is read as bytes; any other as one
         // byte per Character, with Unicode lower-casing and canonical
         // equivalence (U+037E GREEK QUESTION MARK is a ";" there).
         if let tag = mime.utf8.withContiguousStorageIfAvailable(ASCIIBytes.tag), let tag { return tag }
         return CharacterBytes(mime, lowercased: true).bytes.withUnsafeBufferPointer(ASCIIBytes.classify)
+    }
+
+    /// `tag(forMIME:)` of a type given as UTF-8 (what the host hands over),
+    /// as the literal it is: no `String` is made for an ASCII type.
+    package static func tag(forMIMEUTF8 mime: UnsafeBufferPointer<UInt8>) -> StaticString {
+        ASCIIBytes.tag(mime) ?? staticTag(forMIME: String(decoding: mime, as: UTF8.self))
+    }
+
+    /// `basename(_:)` of a path given as UTF-8: a slice of its bytes when
+    /// the path is ASCII (almost every one), else the `String` that
+    /// `basename(_:)` cuts by Character; nil when nothing is left.
+    package static func basename(utf8 path: UnsafeBufferPointer<UInt8>) -> ShownText? {
+        guard ASCIIBytes.isASCII(path) else {
+            return basename(String(decoding: path, as: UTF8.self)).map(ShownText.string)
+        }
+        return ASCIIBytes.basename(path).map { .bytes(UnsafeBufferPointer(rebasing: path[$0])) }
     }
 }
 
@@ -141,12 +162,12 @@ enum ASCIIBytes {
     }
 
     /// `MediaType.tag(forMIME:)` of an ASCII type; `nil` when it is not ASCII.
-    static func tag(_ mime: UnsafeBufferPointer<UInt8>) -> String? {
+    static func tag(_ mime: UnsafeBufferPointer<UInt8>) -> StaticString? {
         isASCII(mime) ? classify(mime) : nil
     }
 
     /// The tag of a type as ASCII bytes (or `CharacterBytes`).
-    static func classify(_ mime: UnsafeBufferPointer<UInt8>) -> String {
+    static func classify(_ mime: UnsafeBufferPointer<UInt8>) -> StaticString {
         // The first non-empty piece before a ";", without spaces and tabs
         // around it.
         var start = 0

@@ -38,12 +38,21 @@ public enum Waveform {
     /// `samples` normalised, resampled to `width` bars and drawn; `""` when
     /// there are no usable samples or `width <= 0`.
     public static func draw(_ samples: [Double], width: Int) -> String {
-        withBars(samples, width: width) { String(decoding: $0, as: UTF8.self) }
+        samples.withUnsafeBufferPointer { samples in
+            withBars(samples, width: width) { String(decoding: $0, as: UTF8.self) }
+        }
     }
 
     /// Appends `draw(samples, width: width)` to `cell` in `style` (nothing
     /// when it is empty), without making a `String`.
     public static func append(_ samples: [Double], width: Int, style: Style = .plain, to cell: inout CellBuilder) {
+        samples.withUnsafeBufferPointer { append($0, width: width, style: style, to: &cell) }
+    }
+
+    /// `append(_:width:style:to:)` for samples in a buffer (as
+    /// `Message.withNumbers` hands them over).
+    package static func append(_ samples: UnsafeBufferPointer<Double>, width: Int, style: Style = .plain,
+                               to cell: inout CellBuilder) {
         withBars(samples, width: width) { cell.append(bytes: $0, style: style) }
     }
 
@@ -70,7 +79,8 @@ public enum Waveform {
     /// Calls `body` with the UTF-8 of `draw(samples, width:)`, computed in
     /// temporary storage with exactly the arithmetic of `normalize`,
     /// `resample` and `bar` (same operations, same order).
-    static func withBars<R>(_ samples: [Double], width: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    static func withBars<R>(_ samples: UnsafeBufferPointer<Double>, width: Int,
+                            _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let count = max(0, width)
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, samples.count)) { finite in
             // normalize: the finite samples, then their min and max.
@@ -99,10 +109,24 @@ public enum Waveform {
                     // sample's bar once.
                     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { barBytes in
                         for k in 0..<n { barBytes[k] = barByte(finite[k]) }
+                        // Bar i shows sample (2i + 1)·n / 2·count (n == count:
+                        // sample i), kept as a quotient and a remainder that
+                        // grow by 2n a bar, less than one 2·count (n ≤ count).
+                        var sample = 0, remainder = n
+                        let step = 2 * n, divisor = 2 * count
+                        if remainder >= divisor {
+                            sample += 1
+                            remainder -= divisor
+                        }
                         for i in 0..<count {
                             text[3 * i] = 0xE2
                             text[3 * i + 1] = 0x96
-                            text[3 * i + 2] = barBytes[n == count ? i : min(n - 1, (2 * i + 1) * n / (2 * count))]
+                            text[3 * i + 2] = barBytes[min(n - 1, sample)]
+                            remainder += step
+                            if remainder >= divisor {
+                                sample += 1
+                                remainder -= divisor
+                            }
                         }
                     }
                 } else {
