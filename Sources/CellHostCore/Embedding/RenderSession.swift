@@ -10,7 +10,8 @@ final class RenderSlot {
     let canvas = CellCanvas()
     var outcome: RenderOutcome?
     var line = 0
-    var quote: (sender: String, preview: String)?
+    /// The reply quote, when the message has `reply_to` (`complete` sets it).
+    var quote = ReplyQuote()
     /// The input it came from, for diagnostics.
     var source = "<stdin>"
     /// What relative media paths in it resolve against.
@@ -235,10 +236,10 @@ public final class RenderSession {
             let state = host.runtime.state
             state.logCapture = slot
             state.baseDirectory = slot.baseDirectory
-            slot.quote = quote(replyTo)
+            quote(replyTo, into: &slot.quote)
             state.logCapture = nil
         } else {
-            slot.quote = nil
+            slot.quote.clear()
         }
         if !quoteNotes.isEmpty {
             slot.notes += quoteNotes
@@ -264,7 +265,7 @@ public final class RenderSession {
         guard let outcome = slot.outcome else { return }
         if let html {
             // The browser wraps: the cell's content goes out as it was appended.
-            html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote,
+            html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote.strings,
                        baseDirectory: slot.baseDirectory, to: output)
             return
         }
@@ -284,13 +285,18 @@ public final class RenderSession {
         slot.wrapped = true
     }
 
-    /// The sender and one-line summary of a remembered message, for a reply
-    /// quote: what `plainTextForMessage:context:into:` of the class that rendered it
-    /// gives (the inherited `MessageCell` version is the message's text).
-    /// Computed only when a reply asks, from the record kept in `recent`.
-    private func quote(_ id: String) -> (sender: String, preview: String)? {
-        guard let (record, cls) = recent.lookup(id) else { return nil }
-        guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
+    /// Sets `quote` to the sender and one-line summary of a remembered
+    /// message: what `plainTextForMessage:context:into:` of the class that
+    /// rendered it gives (the inherited `MessageCell` version is the
+    /// message's text), cut to `ReplyQuote.previewLength` characters.
+    /// Computed only when a reply asks, from the record kept in `recent`;
+    /// cleared when the message is not remembered.
+    private func quote(_ id: String, into quote: inout ReplyQuote) {
+        guard let (record, cls) = recent.lookup(id),
+              (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else {
+            quote.clear()
+            return
+        }
         let runtime = host.runtime
         previewCanvas.reset()
         previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
@@ -302,25 +308,18 @@ public final class RenderSession {
         } else if supervisor?.disabledReason(cls) == nil {
             _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
         }
-        if previewCanvas.items.isEmpty { return (quoted.senderName, String((quoted.text ?? "").prefix(120))) }
-        var text: [UInt8] = []
-        for item in previewCanvas.items {
-            if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }
-            if case .lineBreak = item { text.append(0x20) }
+        quote.start(sender: quoted.senderName)
+        if previewCanvas.items.isEmpty {
+            if let text = quoted.text { quote.appendPreview(text) }
+        } else {
+            previewCanvas.bytes.withUnsafeBufferPointer { bytes in
+                for item in previewCanvas.items {
+                    if case let .text(start, end, _) = item { quote.appendPreview(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)])) }
+                    if case .lineBreak = item { quote.appendPreview(0x20) }
+                }
+            }
         }
-        return (quoted.senderName, Self.preview(text))
-    }
-
-    /// The first 120 characters of a quote's text. Text of at most 120
-    /// bytes, or ASCII (one character a byte: the text has no CR, which
-    /// the builder made visible), is cut without walking `Character`s.
-    static func preview(_ text: [UInt8]) -> String {
-        let limit = 120
-        if text.count <= limit { return String(decoding: text, as: UTF8.self) }
-        if !text.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
-            return String(decoding: text[..<limit], as: UTF8.self)
-        }
-        return String(String(decoding: text, as: UTF8.self).prefix(limit))
+        quote.endPreview()
     }
 
     /// Ends the conversation (in this process and in the workers) and

@@ -140,7 +140,7 @@ final class Chrome {
     /// into `canvas.outputLines`.
     /// `quote` is the sender and one-line preview of the message `reply_to`
     /// names, when it is still remembered.
-    func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
+    func layout(_ message: Message, _ canvas: CellCanvas, quote: ReplyQuote) {
         let frame = self.frame(message)
         if frame.gap { blankLine(canvas) }
         if let day = frame.day { separator(day, canvas) }
@@ -160,12 +160,14 @@ final class Chrome {
             // bytes in a reused buffer instead of as a `String`.
             quoteText.removeAll(keepingCapacity: true)
             quoteText += [0xE2, 0x86, 0xAA, 0x20] // "↪ "
-            if let original = quote {
-                if !original.sender.isEmpty {
-                    quoteText += original.sender.utf8
-                    quoteText += [0x3A, 0x20] // ": "
+            if quote.isFound {
+                quote.withParts { sender, preview in
+                    if !sender.isEmpty {
+                        quoteText.append(contentsOf: sender)
+                        quoteText += [0x3A, 0x20] // ": "
+                    }
+                    quoteText.append(contentsOf: preview)
                 }
-                quoteText += original.preview.utf8
             } else {
                 quoteText += "reply to ".utf8
                 quoteText += replyTo.utf8
