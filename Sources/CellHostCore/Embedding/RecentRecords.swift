@@ -97,7 +97,7 @@ struct RecentRecords: ~Copyable {
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
                 if slot.pointee.id == id {
-                    slot.pointee.cls = cls
+                    if slot.pointee.cls !== cls { slot.pointee.cls = cls }
                     return slot
                 }
             }
@@ -118,7 +118,8 @@ struct RecentRecords: ~Copyable {
             while table[position] != 0 { position = (position + 1) & mask }
             slots[number].id = id
             slots[number].position = position
-            slots[number].cls = cls
+            // Most messages are rendered by a few classes: no reference counting when it is the same.
+            if slots[number].cls !== cls { slots[number].cls = cls }
         }
         table[position] = tag | UInt64(number + 1)
         return slots + number

@@ -75,6 +75,8 @@ public final class RenderSession {
     /// The page writer of `--format html` (nil for the other formats).
     private let html: HTMLEncoder?
     private let previewCanvas = CellCanvas()
+    /// `previewCanvas` with nothing in it.
+    private lazy var emptyPreview = previewCanvas.mark
     private let quoted = Message()
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
     private let contentWidth: Int
@@ -229,8 +231,9 @@ public final class RenderSession {
     /// Stage one, last part, in input order: the reply quote, and
     /// remembering the record for later quotes.
     func complete(_ slot: RenderSlot) {
-        guard let outcome = slot.outcome else { return }
-        slot.walk = nil
+        // Only the class is needed: copying the whole outcome costs reference counting.
+        guard let cls = slot.outcome?.cls else { return }
+        if slot.walk != nil { slot.walk = nil }
         let message = slot.message
         if let replyTo = message.replyTo {
             let state = host.runtime.state
@@ -248,10 +251,10 @@ public final class RenderSession {
         let recordBytes = message.document.bytes.count
         if !message.id.isEmpty {
             if slot.recordIsMessage {
-                recent.remember(id: message.id, taking: &slot.record, renderedBy: outcome.cls)
+                recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
             } else {
                 message.document.bytes.withUnsafeBufferPointer {
-                    recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
+                    recent.remember(id: message.id, record: $0, renderedBy: cls)
                 }
             }
         }
@@ -270,7 +273,7 @@ public final class RenderSession {
             return
         }
         if !slot.wrapped { wrap(slot) }
-        chrome.layout(slot.message, slot.canvas, quote: slot.quote)
+        chrome.layout(slot.message, slot.canvas, quote: slot.message.replyTo == nil ? nil : slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
 
@@ -298,7 +301,9 @@ public final class RenderSession {
             return
         }
         let runtime = host.runtime
-        previewCanvas.reset()
+        // Only text is appended to it (no wrapping or chrome): emptying what
+        // a cell appends is enough.
+        previewCanvas.rollBack(to: emptyPreview)
         previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let supervisor, let worker = supervisor.worker(for: cls) {
             if supervisor.disabledReason(cls) == nil {
