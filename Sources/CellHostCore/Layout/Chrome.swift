@@ -181,7 +181,7 @@ final class Chrome {
     /// message without `reply_to`: it need not be copied then).
     func layout(_ message: Message, _ canvas: CellCanvas, quote: ReplyQuote?) {
         let placement = place(message)
-        var out = ChromeLines(taking: canvas)
+        out.take(from: canvas)
         if placement.gap { out.blankLine() }
         if placement.startsDay, let time = message.time { separator(Chrome.dayLabel(times.localTime(time)), &out) }
         if message.isSystem {
@@ -192,6 +192,9 @@ final class Chrome {
         }
         out.giveBack(to: canvas)
     }
+
+    /// The canvas's arrays while `layout` runs (empty ones between messages).
+    private var out = ChromeLines()
 
     /// The bubble: reply quote, content, footer, all aligned together.
     /// Lines are ranges of pieces; quote and footer pieces are appended

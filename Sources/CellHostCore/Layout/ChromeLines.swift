@@ -1,26 +1,23 @@
 /// A canvas's bytes, pieces and output lines while the chrome lays one
-/// message out: moved out of the canvas at the start and back at the end
-/// (`init(taking:)`, `giveBack(to:)`), so that each of the chrome's many
-/// small appends goes to a local array instead of through the class's
-/// stored property (a uniqueness check and a call each time).
+/// message out: swapped out of the canvas at the start and back at the end
+/// (`take(from:)`, `giveBack(to:)`), so that each of the chrome's many
+/// small appends goes to an array of its own instead of through the
+/// canvas's stored property (a uniqueness check and a call each time). The
+/// chrome keeps one between messages, holding empty arrays: swapping costs
+/// no reference counting, and nothing is released.
 struct ChromeLines {
-    var bytes: [UInt8]
-    var pieces: [Piece]
-    var lines: [Line]
+    var bytes: [UInt8] = []
+    var pieces: [Piece] = []
+    var lines: [Line] = []
 
-    /// Takes `canvas`'s arrays; it holds empty ones until `giveBack(to:)`.
-    init(taking canvas: CellCanvas) {
-        bytes = []
-        pieces = []
-        lines = []
-        // Swapped, not copied: no reference counting, and the arrays stay
-        // uniquely referenced.
+    /// Takes `canvas`'s arrays; it holds these (empty) ones until `giveBack(to:)`.
+    mutating func take(from canvas: CellCanvas) {
         swap(&canvas.bytes, &bytes)
         swap(&canvas.pieces, &pieces)
         swap(&canvas.outputLines, &lines)
     }
 
-    /// Moves the arrays back into `canvas`.
+    /// Swaps the arrays back into `canvas`.
     mutating func giveBack(to canvas: CellCanvas) {
         swap(&canvas.bytes, &bytes)
         swap(&canvas.pieces, &pieces)
