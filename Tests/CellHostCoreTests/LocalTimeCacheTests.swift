@@ -35,6 +35,11 @@ final class LocalTimeCacheTests: XCTestCase {
                 [t.tm_year, t.tm_yday, t.tm_wday, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec]
             }
             let same = fields(actual) == fields(expected)
+            // The day and second of day the chrome asks for, from the same cache.
+            let (day, second) = cache.dayAndSecond(seconds)
+            XCTAssertEqual(day, LocalTimeCache.dayNumber(expected), "\(zone) at \(seconds)", file: file, line: line)
+            XCTAssertEqual(second, Int(expected.tm_hour) * 3600 + Int(expected.tm_min) * 60 + Int(expected.tm_sec),
+                           "\(zone) at \(seconds)", file: file, line: line)
             if !same {
                 XCTFail("\(zone) at \(seconds): cache \(actual.tm_mday) \(actual.tm_hour):\(actual.tm_min):\(actual.tm_sec), localtime \(expected.tm_mday) \(expected.tm_hour):\(expected.tm_min):\(expected.tm_sec)", file: file, line: line)
                 return

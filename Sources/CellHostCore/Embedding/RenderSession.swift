@@ -10,7 +10,8 @@ final class RenderSlot {
     let canvas = CellCanvas()
     var outcome: RenderOutcome?
     var line = 0
-    var quote: (sender: String, preview: String)?
+    /// The reply quote, when the message has `reply_to` (`complete` sets it).
+    var quote = ReplyQuote()
     /// The input it came from, for diagnostics.
     var source = "<stdin>"
     /// What relative media paths in it resolve against.
@@ -74,6 +75,8 @@ public final class RenderSession {
     /// The page writer of `--format html` (nil for the other formats).
     private let html: HTMLEncoder?
     private let previewCanvas = CellCanvas()
+    /// `previewCanvas` with nothing in it.
+    private lazy var emptyPreview = previewCanvas.mark
     private let quoted = Message()
     private var recent = RecentRecords(capacity: RecentRecords.defaultCapacity)
     private let contentWidth: Int
@@ -229,17 +232,18 @@ public final class RenderSession {
     /// Stage one, last part, in input order: the reply quote, and
     /// remembering the record for later quotes.
     func complete(_ slot: RenderSlot) {
-        guard let outcome = slot.outcome else { return }
-        slot.walk = nil
+        // Only the class is needed: copying the whole outcome costs reference counting.
+        guard let cls = slot.outcome?.cls else { return }
+        if slot.walk != nil { slot.walk = nil }
         let message = slot.message
         if let replyTo = message.replyTo {
             let state = host.runtime.state
             state.logCapture = slot
             state.baseDirectory = slot.baseDirectory
-            slot.quote = quote(replyTo)
+            quote(replyTo, into: &slot.quote)
             state.logCapture = nil
         } else {
-            slot.quote = nil
+            slot.quote.clear()
         }
         if !quoteNotes.isEmpty {
             slot.notes += quoteNotes
@@ -248,10 +252,10 @@ public final class RenderSession {
         let recordBytes = message.document.bytes.count
         if !message.id.isEmpty {
             if slot.recordIsMessage {
-                recent.remember(id: message.id, taking: &slot.record, renderedBy: outcome.cls)
+                recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
             } else {
                 message.document.bytes.withUnsafeBufferPointer {
-                    recent.remember(id: message.id, record: $0, renderedBy: outcome.cls)
+                    recent.remember(id: message.id, record: $0, renderedBy: cls)
                 }
             }
         }
@@ -265,12 +269,12 @@ public final class RenderSession {
         guard let outcome = slot.outcome else { return }
         if let html {
             // The browser wraps: the cell's content goes out as it was appended.
-            html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote,
+            html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote.strings,
                        baseDirectory: slot.baseDirectory, to: output)
             return
         }
         if !slot.wrapped { wrap(slot) }
-        chrome.layout(slot.message, slot.canvas, quote: slot.quote)
+        chrome.layout(slot.message, slot.canvas, quote: slot.message.replyTo == nil ? nil : slot.quote)
         encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
     }
 
@@ -285,15 +289,22 @@ public final class RenderSession {
         slot.wrapped = true
     }
 
-    /// The sender and one-line summary of a remembered message, for a reply
-    /// quote: what `plainTextForMessage:context:into:` of the class that rendered it
-    /// gives (the inherited `MessageCell` version is the message's text).
-    /// Computed only when a reply asks, from the record kept in `recent`.
-    private func quote(_ id: String) -> (sender: String, preview: String)? {
-        guard let (record, cls) = recent.lookup(id) else { return nil }
-        guard (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else { return nil }
+    /// Sets `quote` to the sender and one-line summary of a remembered
+    /// message: what `plainTextForMessage:context:into:` of the class that
+    /// rendered it gives (the inherited `MessageCell` version is the
+    /// message's text), cut to `ReplyQuote.previewLength` characters.
+    /// Computed only when a reply asks, from the record kept in `recent`;
+    /// cleared when the message is not remembered.
+    private func quote(_ id: String, into quote: inout ReplyQuote) {
+        guard let (record, cls) = recent.lookup(id),
+              (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else {
+            quote.clear()
+            return
+        }
         let runtime = host.runtime
-        previewCanvas.reset()
+        // Only text is appended to it (no wrapping or chrome): emptying what
+        // a cell appends is enough.
+        previewCanvas.rollBack(to: emptyPreview)
         previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let supervisor, let worker = supervisor.worker(for: cls) {
             if supervisor.disabledReason(cls) == nil {
@@ -303,25 +314,18 @@ public final class RenderSession {
         } else if supervisor?.disabledReason(cls) == nil {
             _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
         }
-        if previewCanvas.items.isEmpty { return (quoted.senderName, String((quoted.text ?? "").prefix(120))) }
-        var text: [UInt8] = []
-        for item in previewCanvas.items {
-            if case let .text(start, end, _) = item { text += previewCanvas.bytes[Int(start)..<Int(end)] }
-            if case .lineBreak = item { text.append(0x20) }
+        quote.start(sender: quoted.senderName)
+        if previewCanvas.items.isEmpty {
+            if let text = quoted.text { quote.appendPreview(text) }
+        } else {
+            previewCanvas.bytes.withUnsafeBufferPointer { bytes in
+                for item in previewCanvas.items {
+                    if case let .text(start, end, _) = item { quote.appendPreview(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)])) }
+                    if case .lineBreak = item { quote.appendPreview(0x20) }
+                }
+            }
         }
-        return (quoted.senderName, Self.preview(text))
-    }
-
-    /// The first 120 characters of a quote's text. Text of at most 120
-    /// bytes, or ASCII (one character a byte: the text has no CR, which
-    /// the builder made visible), is cut without walking `Character`s.
-    static func preview(_ text: [UInt8]) -> String {
-        let limit = 120
-        if text.count <= limit { return String(decoding: text, as: UTF8.self) }
-        if !text.contains(where: { $0 >= 0x80 || $0 == 0x0D }) {
-            return String(decoding: text[..<limit], as: UTF8.self)
-        }
-        return String(String(decoding: text, as: UTF8.self).prefix(limit))
+        quote.endPreview()
     }
 
     /// Ends the conversation (in this process and in the workers) and

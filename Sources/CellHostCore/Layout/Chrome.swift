@@ -43,9 +43,104 @@ final class Chrome {
     private var bubbleWidth: Int { width < 30 ? width : min(width * 4 / 5, maximumBubbleWidth) }
 
     /// What the chrome draws before a message's bubble, decided from the
-    /// messages before it. `frame(_:)` computes it and moves the
-    /// conversation's state on; the terminal layout and the HTML encoder
-    /// both draw from it.
+    /// messages before it, as plain values: the terminal layout decides it
+    /// for every message, and a `String` in it would cost reference counting
+    /// each time it is copied. `place(_:)` computes it and moves the
+    /// conversation's state on; `layout` and `frame(_:)` draw from it.
+    struct Placement {
+        /// A blank line first: the message starts a group or a day (or, for
+        /// a system line, follows other messages).
+        var gap = false
+        /// The first message of a group (one sender, within `groupWindow`).
+        var startsGroup = false
+        /// A `system` message whose `system.event` is `conversation`: its
+        /// content is a heading, and the next message shows its day again.
+        var startsConversation = false
+        /// The local date changed: a day separator for the message's day.
+        var startsDay = false
+        /// The group header: the first message of a group, when it has
+        /// something to show (a time, or an incoming message's sender).
+        var hasHeader = false
+        /// The header shows the sender's name (incoming, with a name) in
+        /// sender colour `colorIndex`.
+        var showsName = false
+        var colorIndex = 0
+        /// The second of its local day the message was sent, when it has a time.
+        var second: Int?
+    }
+
+    /// The placement of `message`, and the state moved on past it.
+    func place(_ message: Message) -> Placement {
+        var placement = Placement()
+        // The local day and time of day, computed once for the day and the clock.
+        let local = message.time.map(times.dayAndSecond)
+        placement.second = local?.second
+        if message.isSystem {
+            placement.startsConversation = message.systemEvent == "conversation"
+            if placement.startsConversation {
+                lastDay = nil
+                placement.gap = wroteAnything
+            } else if let day = local?.day {
+                if day != lastDay {
+                    placement.gap = wroteAnything
+                    placement.startsDay = true
+                    lastDay = day
+                } else {
+                    placement.gap = lastSender != nil
+                }
+            } else {
+                placement.gap = lastSender != nil
+            }
+            lastSender = nil
+            lastTime = message.time
+            wroteAnything = true
+            return placement
+        }
+        if let day = local?.day {
+            if day != lastDay {
+                placement.startsDay = true
+                lastDay = day
+                lastSender = nil
+            }
+        }
+        var startsGroup = true
+        let sender = message.senderID
+        // An equal id is kept as it is (no reference counting).
+        var sameSender = false
+        if let previous = lastSender, previous == sender {
+            sameSender = true
+            if lastOutgoing == message.isOutgoing {
+                switch (lastTime, message.time) {
+                case let (before?, now?): startsGroup = !(now >= before && now - before <= Chrome.groupWindow)
+                case (nil, nil): startsGroup = false
+                default: startsGroup = true
+                }
+            }
+        }
+        if startsGroup {
+            // A new day always starts a group (the sender was forgotten).
+            placement.startsGroup = true
+            placement.gap = wroteAnything
+            if message.isOutgoing {
+                placement.hasHeader = local != nil
+            } else if !message.senderName.isEmpty {
+                placement.hasHeader = true
+                placement.showsName = true
+                placement.colorIndex = colorIndex(sender)
+            } else {
+                // Missing sender and time are left out; with neither there is no header.
+                placement.hasHeader = local != nil
+            }
+        }
+        if !sameSender { lastSender = sender }
+        lastOutgoing = message.isOutgoing
+        lastTime = message.time
+        wroteAnything = true
+        return placement
+    }
+
+    /// What the chrome draws before a message's bubble, with its texts:
+    /// `placement` for the HTML encoder, which writes the texts as they are.
     struct Frame {
         /// The group header: the sender (incoming only) and the time.
         struct Header {
@@ -58,177 +153,121 @@ final class Chrome {
             var time: String?
         }
 
-        /// A blank line first: the message starts a group or a day (or, for
-        /// a system line, follows other messages).
         var gap = false
-        /// The first message of a group (one sender, within `groupWindow`).
         var startsGroup = false
         /// The day separator's label, when the local date changed.
         var day: String?
-        /// The header, for the first message of a group when it has
-        /// something to show.
         var header: Header?
-        /// A `system` message whose `system.event` is `conversation`: its
-        /// content is a heading, and the next message shows its day again.
         var startsConversation = false
     }
 
-    /// The frame of `message`, and the state moved on past it.
+    /// The frame of `message` (`place(_:)` with its texts), and the state
+    /// moved on past it.
     func frame(_ message: Message) -> Frame {
-        var frame = Frame()
-        if message.isSystem {
-            frame.startsConversation = message.systemEvent == "conversation"
-            if frame.startsConversation {
-                lastDay = nil
-                frame.gap = wroteAnything
-            } else if let time = message.time {
-                let day = dayNumber(time)
-                if day != lastDay {
-                    frame.gap = wroteAnything
-                    frame.day = dayLabel(time)
-                    lastDay = day
-                } else {
-                    frame.gap = lastSender != nil
-                }
-            } else {
-                frame.gap = lastSender != nil
-            }
-            lastSender = nil
-            lastTime = message.time
-            wroteAnything = true
-            return frame
+        let placement = place(message)
+        var frame = Frame(gap: placement.gap, startsGroup: placement.startsGroup,
+                          startsConversation: placement.startsConversation)
+        if placement.startsDay { frame.day = message.time.map { Chrome.dayLabel(times.localTime($0)) } }
+        if placement.hasHeader {
+            frame.header = Frame.Header(name: placement.showsName ? message.senderName : "", colorIndex: placement.colorIndex,
+                                        time: placement.second.map(Chrome.clock))
         }
-        var startsGroup = true
-        // The local time, computed once for the day and the clock.
-        let parts = message.time.map(localTime)
-        if let time = message.time, let parts {
-            let day = Chrome.dayNumber(parts)
-            if day != lastDay {
-                frame.day = dayLabel(time)
-                lastDay = day
-                lastSender = nil
-            }
-        }
-        if let previous = lastSender, previous == message.senderID, lastOutgoing == message.isOutgoing {
-            switch (lastTime, message.time) {
-            case let (before?, now?): startsGroup = !(now >= before && now - before <= Chrome.groupWindow)
-            case (nil, nil): startsGroup = false
-            default: startsGroup = true
-            }
-        }
-        if startsGroup {
-            // A new day always starts a group (the sender was forgotten).
-            frame.startsGroup = true
-            frame.gap = wroteAnything
-            let time = parts.map(Chrome.clock)
-            if message.isOutgoing {
-                if time != nil { frame.header = Frame.Header(name: "", colorIndex: 0, time: time) }
-            } else if !message.senderName.isEmpty || time != nil {
-                // Missing sender and time are left out; with neither there is no header.
-                let name = message.senderName
-                frame.header = Frame.Header(name: name, colorIndex: name.isEmpty ? 0 : colorIndex(message.senderID), time: time)
-            }
-        }
-        lastSender = message.senderID
-        lastOutgoing = message.isOutgoing
-        lastTime = message.time
-        wroteAnything = true
         return frame
     }
 
     /// Lays out the message whose content lines are in `canvas.contentLines`
     /// into `canvas.outputLines`.
-    /// `quote` is the sender and one-line preview of the message `reply_to`
-    /// names, when it is still remembered.
-    func layout(_ message: Message, _ canvas: CellCanvas, quote: (sender: String, preview: String)?) {
-        let frame = self.frame(message)
-        if frame.gap { blankLine(canvas) }
-        if let day = frame.day { separator(day, canvas) }
+    /// `quote` is the quote of the message `reply_to` names (nil for a
+    /// message without `reply_to`: it need not be copied then).
+    func layout(_ message: Message, _ canvas: CellCanvas, quote: ReplyQuote?) {
+        let placement = place(message)
+        out.take(from: canvas)
+        if placement.gap { out.blankLine() }
+        if placement.startsDay, let time = message.time { separator(Chrome.dayLabel(times.localTime(time)), &out) }
         if message.isSystem {
-            system(frame, canvas)
-            return
+            system(startsConversation: placement.startsConversation, canvas, &out)
+        } else {
+            if placement.hasHeader { header(placement, message, &out) }
+            bubble(message, canvas, quote: quote, &out)
         }
-        if let header = frame.header { self.header(header, outgoing: message.isOutgoing, canvas) }
+        out.giveBack(to: canvas)
+    }
+
+    /// The canvas's arrays while `layout` runs (empty ones between messages).
+    private var out = ChromeLines()
+
+    /// The bubble: reply quote, content, footer, all aligned together.
+    /// Lines are ranges of pieces; quote and footer pieces are appended
+    /// after the content's, so nothing is copied into temporary arrays.
+    private func bubble(_ message: Message, _ canvas: CellCanvas, quote: ReplyQuote?, _ out: inout ChromeLines) {
         let outgoing = message.isOutgoing
-        // The bubble: reply quote, content, footer, all aligned together.
-        // Lines are ranges of pieces; quote and footer pieces are appended
-        // after the content's, so nothing is copied into temporary arrays.
         var quoteLine: Range<Int>?
         if let replyTo = message.replyTo {
-            let first = canvas.pieces.count
-            // "↪ sender: preview" (or "↪ reply to id"), put together as
-            // bytes in a reused buffer instead of as a `String`.
-            quoteText.removeAll(keepingCapacity: true)
-            quoteText += [0xE2, 0x86, 0xAA, 0x20] // "↪ "
-            if let original = quote {
-                if !original.sender.isEmpty {
-                    quoteText += original.sender.utf8
-                    quoteText += [0x3A, 0x20] // ": "
+            let first = out.pieces.count
+            // "↪ sender: preview" as the quote holds it, or "↪ reply to id"
+            // put together as bytes in a reused buffer instead of as a `String`.
+            let piece: Piece
+            if let quote, quote.isFound {
+                piece = quote.line.withUnsafeBufferPointer {
+                    fitted(utf8: $0, style: [.quote, .muted], maxWidth: contentWidth, into: &out.bytes)
                 }
-                quoteText += original.preview.utf8
             } else {
-                quoteText += "reply to ".utf8
+                quoteText.removeAll(keepingCapacity: true)
+                quoteText += "↪ reply to ".utf8
                 quoteText += replyTo.utf8
+                piece = quoteText.withUnsafeBufferPointer {
+                    fitted(utf8: $0, style: [.quote, .muted], maxWidth: contentWidth, into: &out.bytes)
+                }
             }
-            let piece = quoteText.withUnsafeBufferPointer {
-                fitted(utf8: $0, style: [.quote, .muted], maxWidth: contentWidth, canvas)
-            }
-            canvas.pieces.append(piece)
-            quoteLine = first..<canvas.pieces.count
+            out.pieces.append(piece)
+            quoteLine = first..<out.pieces.count
         }
-        let footer = self.footer(message, canvas)
+        let footer = self.footer(message, &out)
+        let contentLines = canvas.contentLines
         func width(_ range: Range<Int>) -> Int {
             var total = 0
-            for index in range { total += Int(canvas.pieces[index].width) }
+            for index in range { total += Int(out.pieces[index].width) }
             return total
         }
         let quoteWidth = quoteLine.map(width) ?? 0
         let footerWidth = footer.map(width) ?? 0
         var bubbleContent = max(quoteWidth, footerWidth)
-        for line in canvas.contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
+        for line in contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
         // The first line of each message has a heavier bar, so consecutive
         // messages of one group stay distinguishable.
-        // "┃" and "│", appended at once.
-        let gutterStart = Int32(truncatingIfNeeded: canvas.bytes.count)
-        canvas.bytes.append(contentsOf: Chrome.gutterBytes)
+        let gutterStart = Int32(truncatingIfNeeded: out.bytes.count)
+        // "┃" and "│", a byte at a time (cheaper than appending an array).
+        for byte: UInt8 in [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82] { out.bytes.append(byte) }
         let firstGutter = Piece(start: gutterStart, end: gutterStart + 3, width: 1, style: .gutter)
         let otherGutter = Piece(start: gutterStart + 3, end: gutterStart + 6, width: 1, style: .gutter)
-        // The bubble's lines are built in local arrays (moved out of the
-        // canvas and back), so each append needs no uniqueness check
-        // through the class; each line's width is summed as it is built.
-        var pieces = canvas.pieces
-        var lines = canvas.outputLines
-        canvas.pieces = []
-        canvas.outputLines = []
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
         var isFirst = true
+        // Each line's width is summed as it is built.
         func bubbleLine(_ range: Range<Int>, width lineWidth: Int) {
             let gutter = isFirst ? firstGutter : otherGutter
             isFirst = false
-            let lineStart = pieces.count
+            let lineStart = out.pieces.count
             var total: Int32
             if outgoing {
                 let rightPadding = Piece.padding(bubbleContent - lineWidth + 1)
-                pieces.append(leftPadding)
-                for index in range { pieces.append(pieces[index]) }
-                pieces.append(rightPadding)
-                pieces.append(gutter)
+                out.pieces.append(leftPadding)
+                for index in range { out.pieces.append(out.pieces[index]) }
+                out.pieces.append(rightPadding)
+                out.pieces.append(gutter)
                 total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
             } else {
-                pieces.append(gutter)
-                pieces.append(.padding(1))
-                for index in range { pieces.append(pieces[index]) }
+                out.pieces.append(gutter)
+                out.pieces.append(.padding(1))
+                for index in range { out.pieces.append(out.pieces[index]) }
                 total = gutter.width + 1 + Int32(lineWidth)
             }
-            lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(pieces.count), width: total))
+            out.lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(out.pieces.count), width: total))
         }
         if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
-        for line in canvas.contentLines {
+        for line in contentLines {
             bubbleLine(Int(line.firstPiece)..<Int(line.endPiece), width: Int(line.width))
         }
         if let footer { bubbleLine(footer, width: footerWidth) }
-        canvas.pieces = pieces
-        canvas.outputLines = lines
     }
 
     /// A `system` message: its content centred and muted, with no sender,
@@ -236,28 +275,27 @@ final class Chrome {
     /// `system.event` is `conversation` starts a new conversation: a blank
     /// line, its content as a heading between rules, and the day separator
     /// shown again for the conversation's first message.
-    private func system(_ frame: Frame, _ canvas: CellCanvas) {
-        let startsConversation = frame.startsConversation
+    private func system(startsConversation: Bool, _ canvas: CellCanvas, _ out: inout ChromeLines) {
         for line in canvas.contentLines {
             let lineWidth = Int(line.width)
-            let start = canvas.pieces.count
+            let start = out.pieces.count
             if startsConversation {
                 let remaining = max(0, width - lineWidth - 2)
-                canvas.pieces.append(rule(remaining / 2, canvas, double: true))
-                canvas.pieces.append(.padding(1))
+                out.pieces.append(rule(remaining / 2, &out.bytes, double: true))
+                out.pieces.append(.padding(1))
             } else {
-                canvas.pieces.append(.padding(max(0, (width - lineWidth) / 2)))
+                out.pieces.append(.padding(max(0, (width - lineWidth) / 2)))
             }
             for index in Int(line.firstPiece)..<Int(line.endPiece) {
-                var piece = canvas.pieces[index]
+                var piece = out.pieces[index]
                 piece.style.formUnion(startsConversation ? [.strong] : [.muted])
-                canvas.pieces.append(piece)
+                out.pieces.append(piece)
             }
             if startsConversation {
-                canvas.pieces.append(.padding(1))
-                canvas.pieces.append(rule(max(0, width - lineWidth - 2) - max(0, width - lineWidth - 2) / 2, canvas, double: true))
+                out.pieces.append(.padding(1))
+                out.pieces.append(rule(max(0, width - lineWidth - 2) - max(0, width - lineWidth - 2) / 2, &out.bytes, double: true))
             }
-            endLine(from: start, canvas)
+            out.endLine(from: start)
         }
     }
 
@@ -265,101 +303,116 @@ final class Chrome {
 
     /// Reactions, the edited mark and (outgoing) the status, as a range of
     /// pieces kept within the content width; nil when there is none.
-    private func footer(_ message: Message, _ canvas: CellCanvas) -> Range<Int>? {
-        let first = canvas.pieces.count
-        var total = 0
-        func add(_ text: String, _ style: Style, knownWidth: Int? = nil) {
-            let piece: Piece
-            if let knownWidth, knownWidth <= contentWidth {
-                // Fixed chrome text, measured before: no sanitizing or measuring.
-                let start = canvas.bytes.count
-                canvas.bytes.append(contentsOf: text.utf8)
-                piece = Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(knownWidth), style: style)
-            } else {
-                piece = fitted(text, style: style, maxWidth: contentWidth, canvas)
-            }
-            addPiece(piece)
+    private func footer(_ message: Message, _ out: inout ChromeLines) -> Range<Int>? {
+        // Most messages have none of it.
+        guard message.reactionsNode != nil || message.isEdited || (message.isOutgoing && message.status != .none) else {
+            return nil
         }
-        func addPiece(_ piece: Piece) {
-            let separator = canvas.pieces.count > first ? 2 : 0
+        let first = out.pieces.count
+        var total = 0
+        func add(_ piece: Piece) {
+            let separator = out.pieces.count > first ? 2 : 0
             // Keep the footer within the content width: later parts are dropped.
-            guard canvas.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
-            if separator > 0 { canvas.pieces.append(.padding(separator)) }
-            canvas.pieces.append(piece)
+            guard out.pieces.count == first || total + separator + Int(piece.width) <= contentWidth else { return }
+            if separator > 0 { out.pieces.append(.padding(separator)) }
+            out.pieces.append(piece)
             total += separator + Int(piece.width)
+        }
+        /// Fixed chrome text of `knownWidth` columns: no sanitizing or
+        /// measuring when it fits.
+        func add(_ text: UnsafeBufferPointer<UInt8>, _ style: Style, knownWidth: Int) {
+            add(knownWidth <= contentWidth ? out.piece(text, width: knownWidth, style: style)
+                                           : fitted(utf8: text, style: style, maxWidth: contentWidth, into: &out.bytes))
         }
         if message.reactionsNode != nil {
             reactionText.removeAll(keepingCapacity: true)
             Chrome.reactions(message, into: &reactionText)
             if !reactionText.isEmpty {
-                let piece = reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, canvas) }
-                addPiece(piece)
+                add(reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, into: &out.bytes) })
             }
         }
         // "edited" is printable ASCII: six columns, no need to measure it.
-        if message.isEdited { add("edited", [.muted, .emphasis], knownWidth: 6) }
-        if message.isOutgoing, let status = Chrome.statusText(message.status) {
-            let index = Int(message.status.rawValue)
-            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: status.text, mode: mode) }
-            add(status.text, status.style, knownWidth: statusWidths[index])
+        if message.isEdited {
+            let edited: StaticString = "edited"
+            add(UnsafeBufferPointer(start: edited.utf8Start, count: edited.utf8CodeUnitCount), [.muted, .emphasis], knownWidth: 6)
         }
-        return canvas.pieces.count > first ? first..<canvas.pieces.count : nil
+        if message.isOutgoing, var (text, style) = Chrome.statusText(message.status) {
+            let index = Int(message.status.rawValue)
+            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: text, mode: mode) }
+            text.withUTF8 { add($0, style, knownWidth: statusWidths[index]) }
+        }
+        return out.pieces.count > first ? first..<out.pieces.count : nil
     }
-
-    /// The UTF-8 of the two gutters, "┃" (a message's first line) then "│".
-    private static let gutterBytes: [UInt8] = [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82]
 
     /// The reactions line being put together (kept for its capacity).
     private var reactionText: [UInt8] = []
 
-    /// The reply quote's text being put together (kept for its capacity).
+    /// "↪ reply to id" being put together (kept for its capacity).
     private var quoteText: [UInt8] = []
 
-    private func header(_ header: Frame.Header, outgoing: Bool, _ canvas: CellCanvas) {
-        let first = canvas.pieces.count
-        let time = header.time
-        if outgoing {
-            guard let time else { return }
-            // `fitted`, without sanitizing and measuring `HH:MM`.
-            let piece = timePiece(time, afterName: false, canvas)
-            add(.padding(width - Int(piece.width)), canvas)
-            add(piece, canvas)
+    /// The group header: the time (right-aligned, outgoing), or the
+    /// sender's name and the time (incoming).
+    private func header(_ placement: Placement, _ message: Message, _ out: inout ChromeLines) {
+        let first = out.pieces.count
+        if message.isOutgoing {
+            guard let second = placement.second else { return }
+            let piece = timePiece(second, afterName: false, &out)
+            out.add(.padding(width - Int(piece.width)))
+            out.add(piece)
         } else {
-            if !header.name.isEmpty {
-                let timeWidth = time.map { Chrome.isPrintableASCII($0) ? $0.utf8.count + 3 : DisplayWidth.width(of: $0) + 3 } ?? 0
-                add(senderName(header.name, style: [.sender, .strong, Style.senderColor(header.colorIndex)],
-                               maxWidth: max(1, width - timeWidth), canvas), canvas)
+            if placement.showsName {
+                // The time after the name takes "· HH:MM" and a space.
+                let timeWidth = placement.second == nil ? 0 : 8
+                out.add(senderName(message, style: [.sender, .strong, Style.senderColor(placement.colorIndex)],
+                                   maxWidth: max(1, width - timeWidth), &out.bytes))
             }
-            if let time {
-                let afterName = canvas.pieces.count > first
-                if afterName { add(.padding(1), canvas) }
-                add(timePiece(time, afterName: afterName, canvas), canvas)
+            if let second = placement.second {
+                let afterName = out.pieces.count > first
+                if afterName { out.add(.padding(1)) }
+                out.add(timePiece(second, afterName: afterName, &out))
             }
-            guard canvas.pieces.count > first else { return }
+            guard out.pieces.count > first else { return }
         }
-        endLine(from: first, canvas)
+        out.endLine(from: first)
     }
 
-    /// `fitted` for a sender's name, from `names` when the name was drawn
-    /// at this width lately: a conversation has few senders, and each group
-    /// header would sanitize and measure the name again.
-    private func senderName(_ name: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
-        for entry in names where entry.maxWidth == maxWidth && entry.name == name {
-            canvas.bytes.append(contentsOf: entry.bytes)
-            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: entry.width, style: style)
+    /// `fitted` for the sender's name of `message`, from `names` when the
+    /// name was drawn at this width lately: a conversation has few senders,
+    /// and each group header would sanitize and measure the name again.
+    /// Names are compared as `String`s; at most one entry of a width has an
+    /// equal name (one is added only when none has), so the entries of the
+    /// message's sender id are looked at first: ids compare quickly, and the
+    /// name of a sender met before is most often the same string.
+    private func senderName(_ message: Message, style: Style, maxWidth: Int, _ bytes: inout [UInt8]) -> Piece {
+        let name = message.senderName
+        let sender = message.senderID
+        var found: Int?
+        for index in names.indices where names[index].sender == sender {
+            if names[index].maxWidth == maxWidth && names[index].name == name { found = index; break }
         }
-        let piece = fitted(name, style: style, maxWidth: maxWidth, canvas)
-        let entry = NameEntry(name: name, maxWidth: maxWidth, bytes: Array(canvas.bytes[Int(piece.start)..<Int(piece.end)]),
+        if found == nil {
+            for index in names.indices where names[index].maxWidth == maxWidth && names[index].name == name {
+                found = index
+                break
+            }
+        }
+        let start = bytes.count
+        if let found {
+            bytes.append(contentsOf: names[found].bytes)
+            return Piece(start: Int32(start), end: Int32(bytes.count), width: names[found].width, style: style)
+        }
+        let piece = fitted(name, style: style, maxWidth: maxWidth, into: &bytes)
+        let entry = NameEntry(name: name, sender: sender, maxWidth: maxWidth, bytes: Array(bytes[Int(piece.start)..<Int(piece.end)]),
                               width: piece.width)
         if names.count < Chrome.namesKept { names.append(entry) } else { names[nextName] = entry }
         nextName = (nextName + 1) % Chrome.namesKept
         return piece
     }
 
-    /// A sender's name as `fitted` drew it.
+    /// A sender's name as `fitted` drew it, and the id it was drawn for.
     private struct NameEntry {
         var name: String
+        var sender: String
         var maxWidth: Int
         var bytes: [UInt8]
         var width: Int32
@@ -370,85 +423,69 @@ final class Chrome {
     private var nextName = 0
     private static let namesKept = 8
 
-    /// True when every byte of `text` is printable ASCII (one column each).
-    static func isPrintableASCII(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
-            return true
+    /// The header's time, `HH:MM` of the day's `second`, after "· " when it
+    /// follows a name: printable ASCII, one column a byte, written in place
+    /// unless the line is too narrow for it.
+    private func timePiece(_ second: Int, afterName: Bool, _ out: inout ChromeLines) -> Piece {
+        let columns = afterName ? 7 : 5
+        guard columns <= width else {
+            let time = Chrome.clock(second)
+            return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, into: &out.bytes)
         }
+        let start = out.bytes.count
+        if afterName {
+            // "· "
+            out.bytes.append(0xC2)
+            out.bytes.append(0xB7)
+            out.bytes.append(0x20)
+        }
+        Chrome.appendClock(second, to: &out.bytes)
+        return Piece(start: Int32(start), end: Int32(out.bytes.count), width: Int32(columns), style: .muted)
     }
 
-    /// The header's time, after "· " when it follows a name. `clock`'s
-    /// `HH:MM` is printable ASCII, one column a byte: no sanitizing or
-    /// measuring unless the line is too narrow for it.
-    private func timePiece(_ time: String, afterName: Bool, _ canvas: CellCanvas) -> Piece {
-        let columns = time.utf8.count + (afterName ? 2 : 0)
-        guard columns <= width, Chrome.isPrintableASCII(time) else {
-            return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, canvas)
-        }
-        let start = canvas.bytes.count
-        if afterName { canvas.bytes += [0xC2, 0xB7, 0x20] } // "· "
-        canvas.bytes.append(contentsOf: time.utf8)
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(columns), style: .muted)
-    }
-
-    private func separator(_ label: String, _ canvas: CellCanvas) {
-        let first = canvas.pieces.count
-        let text = fitted(" \(label) ", style: .separator, maxWidth: width, canvas)
+    private func separator(_ label: String, _ out: inout ChromeLines) {
+        let first = out.pieces.count
+        let text = fitted(" \(label) ", style: .separator, maxWidth: width, into: &out.bytes)
         let remaining = width - Int(text.width)
         let left = remaining / 2
-        add(rule(left, canvas), canvas)
-        add(text, canvas)
-        add(rule(remaining - left, canvas), canvas)
-        endLine(from: first, canvas)
+        out.add(rule(left, &out.bytes))
+        out.add(text)
+        out.add(rule(remaining - left, &out.bytes))
+        out.endLine(from: first)
     }
 
-    private func rule(_ columns: Int, _ canvas: CellCanvas, double: Bool = false) -> Piece {
-        let start = canvas.bytes.count
+    private func rule(_ columns: Int, _ bytes: inout [UInt8], double: Bool = false) -> Piece {
+        let start = bytes.count
         // ─, or ═ for a conversation's heading
-        for _ in 0..<max(0, columns) { canvas.bytes.append(contentsOf: double ? [0xE2, 0x95, 0x90] : [0xE2, 0x94, 0x80]) }
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(max(0, columns)), style: .separator)
+        for _ in 0..<max(0, columns) { bytes += double ? [0xE2, 0x95, 0x90] : [0xE2, 0x94, 0x80] }
+        return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(max(0, columns)), style: .separator)
     }
 
-    private func blankLine(_ canvas: CellCanvas) { endLine(from: canvas.pieces.count, canvas) }
-
-    /// Appends a piece of a chrome line; padding of no columns is left out.
-    private func add(_ piece: Piece, _ canvas: CellCanvas) {
-        if piece.width > 0 || piece.start >= 0 { canvas.pieces.append(piece) }
-    }
-
-    /// Ends the chrome line made of the pieces from `first` on.
-    private func endLine(from first: Int, _ canvas: CellCanvas) {
-        var total: Int32 = 0
-        for index in first..<canvas.pieces.count { total += canvas.pieces[index].width }
-        canvas.outputLines.append(Line(firstPiece: Int32(first), endPiece: Int32(canvas.pieces.count), width: total))
-    }
-
-    /// Sanitized `text` as one piece, cut with "…" to `maxWidth` columns.
-    func fitted(_ text: String, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
+    /// Sanitized `text` as one piece appended to `bytes`, cut with "…" to
+    /// `maxWidth` columns.
+    func fitted(_ text: String, style: Style, maxWidth: Int, into bytes: inout [UInt8]) -> Piece {
         var text = text
-        return text.withUTF8 { fitted(utf8: $0, style: style, maxWidth: maxWidth, canvas) }
+        return text.withUTF8 { fitted(utf8: $0, style: style, maxWidth: maxWidth, into: &bytes) }
     }
 
     /// `fitted` for text given as valid UTF-8.
-    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
+    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, into bytes: inout [UInt8]) -> Piece {
+        let start = bytes.count
         // Only the first columns are shown: a huge sender name or reply id
         // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
         let needed = max(4096, (max(0, maxWidth) + 1) * 32 * 4)
-        let clean = Sanitizer.sanitize(StringArena.prefix(text, needed), into: &canvas.bytes)
-        let length = canvas.bytes.count - start
+        let clean = Sanitizer.sanitize(StringArena.prefix(text, needed), into: &bytes)
+        let length = bytes.count - start
         if clean && length <= maxWidth {
             // Printable ASCII: one column per byte.
-            return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(length), style: style)
+            return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(length), style: style)
         }
-        let (end, width, ellipsis) = canvas.bytes.withUnsafeMutableBufferPointer {
+        let (end, width, ellipsis) = bytes.withUnsafeMutableBufferPointer {
             Chrome.fit($0, from: start, maxWidth: maxWidth, mode: mode)
         }
-        canvas.bytes.removeSubrange(end...)
-        if ellipsis { canvas.bytes.append(contentsOf: [0xE2, 0x80, 0xA6]) } // …
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: Int32(width), style: style)
+        bytes.removeSubrange(end...)
+        if ellipsis { bytes += [0xE2, 0x80, 0xA6] } // …
+        return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(width), style: style)
     }
 
     /// Cuts sanitized `bytes[start...]` to `maxWidth` columns in place and
@@ -527,21 +564,43 @@ final class Chrome {
     }
 
     /// `reactions(_:)` as UTF-8, appended to `text` (empty for none): the
-    /// terminal footer reuses one buffer and makes no `String` of it.
+    /// terminal footer reuses one buffer and makes no `String` of it, and
+    /// each emoji is decoded straight into it.
     static func reactions(_ message: Message, into text: inout [UInt8]) {
         let document = message.document
         guard let list = message.reactionsNode, document.kind(list) == .array else { return }
         let start = text.count
-        for element in document.elements(list).prefix(20) {
-            guard document.kind(element) == .object,
-                  var emoji = document.member(element, "emoji").flatMap({ document.string($0) }), !emoji.isEmpty else { continue }
+        var element = list + 1
+        for _ in 0..<min(document.count(list), 20) {
+            defer { element = document.skip(element) }
+            guard document.kind(element) == .object else { continue }
+            // The first "emoji" and "count" members, found in one pass.
+            var emoji: Int?
+            var countNode: Int?
+            var key = element + 1
+            for _ in 0..<document.count(element) {
+                if emoji == nil, document.keyEquals(key, "emoji") {
+                    emoji = key + 1
+                } else if countNode == nil, document.keyEquals(key, "count") {
+                    countNode = key + 1
+                }
+                key = document.skip(key + 1)
+            }
+            guard let emoji else { continue }
             // A count below 1 means no one reacted; above 999 999 it is shown as "999999+".
-            let count = document.member(element, "count").flatMap { document.integer($0) } ?? 1
+            let count = countNode.flatMap { document.integer($0) } ?? 1
             guard count >= 1 else { continue }
+            let before = text.count
             if text.count > start { text.append(0x20); text.append(0x20) }
-            // Up to 8 bytes hold at most 8 characters: no need to count them.
-            if emoji.utf8.count > 8 { emoji = String(emoji.prefix(8)) }
-            emoji.withUTF8 { text.append(contentsOf: $0) }
+            let emojiStart = text.count
+            // Not a string, or empty: no reaction.
+            document.appendString(emoji, to: &text)
+            guard text.count > emojiStart else {
+                text.removeSubrange(before...)
+                continue
+            }
+            // Its first 8 characters; up to 8 bytes hold at most 8, no need to count them.
+            if text.count - emojiStart > 8 { CharacterPrefix.cut(&text, from: emojiStart, toCharacters: 8) }
             if count > 1 {
                 text.append(0x20)
                 if count > 999_999 {
@@ -590,36 +649,32 @@ final class Chrome {
         return Int(hash % 6)
     }
 
-    func localTime(_ seconds: Double) -> tm {
-        times.localTime(seconds)
+    /// `HH:MM` of the day's `second` (0 to 86 399), appended to `bytes`.
+    static func appendClock(_ second: Int, to bytes: inout [UInt8]) {
+        let minutes = UInt32(truncatingIfNeeded: second) / 60
+        let hour = UInt8(truncatingIfNeeded: minutes / 60 % 24)
+        let minute = UInt8(truncatingIfNeeded: minutes % 60)
+        bytes.append(0x30 + hour / 10)
+        bytes.append(0x30 + hour % 10)
+        bytes.append(0x3A) // :
+        bytes.append(0x30 + minute / 10)
+        bytes.append(0x30 + minute % 10)
     }
 
-    func dayNumber(_ seconds: Double) -> Int { Chrome.dayNumber(localTime(seconds)) }
-
-    /// The day of local time `parts`, as a number that changes at midnight.
-    static func dayNumber(_ parts: tm) -> Int { Int(parts.tm_year) * 400 + Int(parts.tm_yday) }
-
-    /// `HH:MM` of local time `parts`, built in place (a small string: no
-    /// allocation).
-    static func clock(_ parts: tm) -> String {
-        let hour = UInt8(clamping: min(max(parts.tm_hour, 0), 99))
-        let minute = UInt8(clamping: min(max(parts.tm_min, 0), 99))
-        return String(unsafeUninitializedCapacity: 5) { text in
-            text[0] = 0x30 + hour / 10
-            text[1] = 0x30 + hour % 10
-            text[2] = 0x3A // :
-            text[3] = 0x30 + minute / 10
-            text[4] = 0x30 + minute % 10
-            return 5
-        }
+    /// `HH:MM` of the day's `second`, as a string (for the HTML page, and a
+    /// header too narrow for it).
+    static func clock(_ second: Int) -> String {
+        var bytes: [UInt8] = []
+        appendClock(second, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August",
                          "September", "October", "November", "December"]
 
-    func dayLabel(_ seconds: Double) -> String {
-        let parts = localTime(seconds)
+    /// The day separator's label for local time `parts`.
+    static func dayLabel(_ parts: tm) -> String {
         return "\(Chrome.weekdays[Int(parts.tm_wday) % 7]), \(parts.tm_mday) \(Chrome.months[Int(parts.tm_mon) % 12]) \(1900 + Int(parts.tm_year))"
     }
 }

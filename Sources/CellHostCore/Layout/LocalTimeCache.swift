@@ -11,32 +11,66 @@ import Glibc
 final class LocalTimeCache {
     private var hour: Int = .min
     private var hourStart = tm()
+    /// The second of its local day `hourStart` falls on, and that day.
+    private var hourStartSecond = 0
+    private var hourDay = 0
 
     /// The local broken-down time of `seconds` since the epoch. Times outside
     /// `MessageTime.range` (which `Message` never produces) are clamped into
     /// it, so no input can make the conversion to `Int` trap.
     func localTime(_ seconds: Double) -> tm {
-        let whole = Int(MessageTime.clamped(seconds).rounded(.down))
+        let whole = Self.whole(seconds)
+        let second = secondOfDay(whole)
+        guard second < 24 * 3600 else { return Self.exact(whole) }
+        var parts = hourStart
+        parts.tm_hour = Int32(truncatingIfNeeded: second / 3600)
+        parts.tm_min = Int32(truncatingIfNeeded: second / 60 % 60)
+        parts.tm_sec = Int32(truncatingIfNeeded: second % 60)
+        return parts
+    }
+
+    /// The local day of `seconds` (`dayNumber` of its `localTime`) and the
+    /// second of that day: what the chrome asks of every message, without
+    /// building the broken-down time.
+    func dayAndSecond(_ seconds: Double) -> (day: Int, second: Int) {
+        let whole = Self.whole(seconds)
+        let second = secondOfDay(whole)
+        guard second < 24 * 3600 else {
+            let exact = Self.exact(whole)
+            // A leap second (`tm_sec` 60) stays in its minute.
+            return (Self.dayNumber(exact), Int(exact.tm_hour) * 3600 + Int(exact.tm_min) * 60 + min(Int(exact.tm_sec), 59))
+        }
+        return (hourDay, second)
+    }
+
+    /// The day of local time `parts`, as a number that changes at midnight.
+    static func dayNumber(_ parts: tm) -> Int { Int(parts.tm_year) * 400 + Int(parts.tm_yday) }
+
+    /// Whole seconds of `seconds`, clamped into `MessageTime.range`.
+    @inline(__always)
+    private static func whole(_ seconds: Double) -> Int { Int(MessageTime.clamped(seconds).rounded(.down)) }
+
+    /// The second of `hourStart`'s local day that `whole` falls on, after
+    /// moving `hourStart` to `whole`'s UTC hour; 24 hours or more when
+    /// `whole` is past that day's end.
+    @inline(__always)
+    private func secondOfDay(_ whole: Int) -> Int {
         let key = whole >= 0 ? whole / 3600 : (whole - 3599) / 3600
         if key != hour {
             var value = time_t(key * 3600)
             localtime_r(&value, &hourStart)
             hour = key
+            hourStartSecond = Int(hourStart.tm_hour) * 3600 + Int(hourStart.tm_min) * 60 + Int(hourStart.tm_sec)
+            hourDay = Self.dayNumber(hourStart)
         }
-        let offset = whole - key * 3600
-        var parts = hourStart
-        let totalSeconds = Int(parts.tm_min) * 60 + Int(parts.tm_sec) + offset
-        let minutes = Int(parts.tm_hour) * 60 + totalSeconds / 60
-        guard minutes < 24 * 60, totalSeconds / 60 + Int(parts.tm_hour) * 60 >= 0 else {
-            // Crosses local midnight: ask the C library.
-            var value = time_t(whole)
-            var exact = tm()
-            localtime_r(&value, &exact)
-            return exact
-        }
-        parts.tm_hour = Int32(minutes / 60)
-        parts.tm_min = Int32(minutes % 60)
-        parts.tm_sec = Int32(totalSeconds % 60)
-        return parts
+        return hourStartSecond + (whole - key * 3600)
+    }
+
+    /// `localtime_r` itself (a time past local midnight of its hour's day).
+    private static func exact(_ whole: Int) -> tm {
+        var value = time_t(whole)
+        var exact = tm()
+        localtime_r(&value, &exact)
+        return exact
     }
 }
