@@ -85,7 +85,8 @@ final class TextFastPathTests: XCTestCase {
     /// clusters (not ASCII runs or spaces) joined into one of their widths.
     func test_nextJoiningNarrow_joinsOnlyRunsOfOneColumnClusters() {
         var generator = SystemRandomNumberGenerator()
-        let narrow: [UInt32] = [0x436, 0x43B, 0xE9, 0x3B1, 0x2581, 0x2588, 0x301, 0x200D, 0x4E2D, 0x61, 0x20, 0x1F600, 0xFE0F, 0x600]
+        let narrow: [UInt32] = [0x436, 0x43B, 0xE9, 0x3B1, 0x2581, 0x2588, 0x2588, 0x2500, 0x259F, 0x25A0, 0x2800, 0x28FF, 0x301,
+                                 0x200D, 0x4E2D, 0x61, 0x20, 0x1F600, 0xFE0F, 0x600]
         for _ in 0..<3000 {
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 1...30, using: &generator) {
@@ -283,13 +284,16 @@ final class WrapperASCIIPathTests: XCTestCase {
         for _ in 0..<2000 {
             let text: [UInt8] = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
             text.withUnsafeBufferPointer { bytes in
-                XCTAssertEqual(Wrapper.firstNonASCII(bytes, from: 0, end: bytes.count), bytes.count)
+                XCTAssertEqual(ASCIIWords.firstNonASCII(bytes, from: 0, end: bytes.count), bytes.count)
+                // A run of spaces ends at the next other byte, a word at the next space.
                 var fast: [[Int32]] = []
                 var index = 0
                 while index < bytes.count {
-                    let run = Wrapper.asciiRun(bytes, from: index, end: bytes.count)
-                    fast.append([run.start, run.end, run.width, run.isSpace ? 1 : 0])
-                    index = Int(run.end)
+                    let isSpace = bytes[index] == 0x20
+                    let end = isSpace ? ASCIIWords.nextNonSpace(bytes, from: index, end: bytes.count)
+                                      : ASCIIWords.nextSpace(bytes, from: index, end: bytes.count)
+                    fast.append([Int32(index), Int32(end), Int32(end - index), isSpace ? 1 : 0])
+                    index = end
                 }
                 for mode in WidthMode.allCases {
                     var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
@@ -311,8 +315,8 @@ final class WrapperASCIIPathTests: XCTestCase {
                 text[position] = 0xC3
                 if position + 1 < length { text[position + 1] = 0xA9 }
                 text.withUnsafeBufferPointer {
-                    XCTAssertEqual(Wrapper.firstNonASCII($0, from: 0, end: $0.count), position, "\(length) \(position)")
-                    XCTAssertEqual(Wrapper.firstNonASCII($0, from: 0, end: position), position, "\(length) \(position)")
+                    XCTAssertEqual(ASCIIWords.firstNonASCII($0, from: 0, end: $0.count), position, "\(length) \(position)")
+                    XCTAssertEqual(ASCIIWords.firstNonASCII($0, from: 0, end: position), position, "\(length) \(position)")
                 }
             }
         }

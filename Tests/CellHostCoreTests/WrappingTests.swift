@@ -124,11 +124,15 @@ final class WrappingTests: XCTestCase {
 final class BlockCellFastPathTests: XCTestCase {
     func test_everyScalarOfTheNarrowSymbolRanges_isOneColumnWide() {
         for scalar in Array(0x2500...0x259F) + Array(0x2800...0x28FF) {
-            XCTAssertTrue(Wrapper.isNarrowSymbol(UInt32(scalar)))
+            XCTAssertTrue(CodePointProperties.isNarrowSymbol(UInt32(scalar)))
             let text = String(Character(Unicode.Scalar(UInt32(scalar))!))
             XCTAssertEqual(DisplayWidth.width(of: text), 1, String(scalar, radix: 16))
+            for mode in WidthMode.allCases { XCTAssertEqual(DisplayWidth.width(of: text, mode: mode), 1) }
+            // Each starts a cluster of its own (the scanner joins runs of them without a look-up).
+            let properties = CodePointProperties.of(UInt32(scalar))
+            XCTAssertTrue(properties.startsCluster && !properties.isPrepend && properties.width == 1, String(scalar, radix: 16))
         }
-        XCTAssertFalse(Wrapper.isNarrowSymbol(0x25FE), "◾ is an emoji, two columns wide")
+        XCTAssertFalse(CodePointProperties.isNarrowSymbol(0x25FE), "◾ is an emoji, two columns wide")
     }
 
     func test_blockSequence_isTheGeneralSequence_atEveryDepth() {

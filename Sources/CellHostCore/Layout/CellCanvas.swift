@@ -76,9 +76,8 @@ public final class CellCanvas {
     var contentLines: [Line] = []
     var outputLines: [Line] = []
     var clusters: [Cluster] = []
-    /// The wrapper's word and spaces being collected (kept for their capacity).
-    var wordSegments = SegmentList()
-    var spaceSegments = SegmentList()
+    /// The wrapper's work lists (kept for their capacity).
+    var wrapLists = Wrapper.Lists()
 
     /// The per-message caps (`OutputLimits`), enforced while building.
     var limits = OutputLimits.standard
@@ -106,8 +105,7 @@ public final class CellCanvas {
     }
 
     deinit {
-        wordSegments.deallocate()
-        spaceSegments.deallocate()
+        wrapLists.deallocate()
     }
 
     func reset() {
@@ -133,6 +131,7 @@ public final class CellCanvas {
         if contentLines.capacity * MemoryLayout<Line>.stride > threshold { contentLines = [] }
         if outputLines.capacity * MemoryLayout<Line>.stride > threshold { outputLines = [] }
         if clusters.capacity * MemoryLayout<Cluster>.stride > threshold { clusters = [] }
+        wrapLists.release(above: threshold)
     }
 
     /// A point to roll content back to when a cell declines.

@@ -12,122 +12,72 @@ struct Wrapper {
     var mode = WidthMode.grapheme
 
     func wrap(_ canvas: CellCanvas) {
-        // Work on local arrays (moved out of the canvas and back) so appends
-        // need no uniqueness checks through the class.
-        var output = Output(pieces: canvas.pieces, lines: canvas.contentLines)
-        canvas.pieces = []
-        canvas.contentLines = []
-        var state = State(width: width, mode: mode, firstPiece: output.pieces.count, word: canvas.wordSegments,
-                          spaces: canvas.spaceSegments)
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for item in canvas.items {
-                switch item {
-                case let .text(start, end, style):
-                    state.addText(bytes, Int(start)..<Int(end), style, &output)
-                case .lineBreak:
-                    state.flushWord(bytes, &output)
-                    state.dropSpaces()
-                    state.endLine(&output)
-                    state.paragraphStart = true
-                case let .row(start, count):
-                    state.flushWord(bytes, &output)
-                    state.dropSpaces()
-                    if state.lineWidth > 0 { state.endLine(&output) }
-                    state.flushPending(&output)
-                    let cells = min(Int(count), width)
-                    for index in Int(start)..<(Int(start) + cells) {
-                        let piece = Wrapper.blockCell(canvas.blockCells[index], canvas)
-                        output.pieces.append(piece)
-                        state.lineWidth += 1
+        // The content is moved out of the canvas for the call and back
+        // (`swap`): read through the class, each array would be retained
+        // and released around its use.
+        var bytes: [UInt8] = []
+        var items: [ContentItem] = []
+        swap(&bytes, &canvas.bytes)
+        swap(&items, &canvas.items)
+        var state = State(width: width, mode: mode, lists: canvas.wrapLists, pieceBase: canvas.pieces.count)
+        // Rows' glyphs, put after the content once it is wrapped (the text
+        // being wrapped is read in place meanwhile).
+        var glyphs: [UInt8] = []
+        bytes.withUnsafeBufferPointer { bytes in
+            items.withUnsafeBufferPointer { items in
+                for item in items {
+                    switch item {
+                    case let .text(start, end, style):
+                        state.addText(bytes, Int(start)..<Int(end), style)
+                    case .lineBreak:
+                        state.flushWord(bytes)
+                        state.dropSpaces()
+                        state.endLine()
+                        state.paragraphStart = true
+                    case let .row(start, count):
+                        state.flushWord(bytes)
+                        state.dropSpaces()
+                        if state.lineWidth > 0 { state.endLine() }
+                        state.flushPending()
+                        let cells = min(Int(count), width)
+                        for index in Int(start)..<(Int(start) + cells) {
+                            let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &glyphs)
+                            state.lists.pieces.append(piece)
+                            state.lineWidth += 1
+                        }
+                        state.endLine()
+                        state.paragraphStart = true
                     }
-                    state.endLine(&output)
-                    state.paragraphStart = true
                 }
             }
-            state.flushWord(bytes, &output)
+            state.flushWord(bytes)
         }
-        state.flushPending(&output)
-        if state.lineWidth > 0 || output.lines.isEmpty || output.pieces.count > state.firstPiece {
-            state.endLine(&output)
+        state.flushPending()
+        if state.lineWidth > 0 || (canvas.contentLines.isEmpty && state.lists.lines.isEmpty)
+            || state.lists.pieces.count > state.firstPiece {
+            state.endLine()
         }
-        canvas.pieces = output.pieces
-        canvas.contentLines = output.lines
         state.dropSpaces()
-        canvas.wordSegments = state.word
-        canvas.spaceSegments = state.spaces
-    }
-
-    /// The first byte of `bytes[start..<end]` that is not ASCII, or `end`:
-    /// eight bytes at a time.
-    @inline(__always)
-    static func firstNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
-        var index = start
-        if let base = bytes.baseAddress {
-            while index + 8 <= end {
-                let high = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080
-                if high != 0 { return index + high.trailingZeroBitCount >> 3 }
-                index += 8
-            }
-        }
-        while index < end, bytes[index] < 0x80 { index += 1 }
-        return index
-    }
-
-    /// The run of spaces, or of other characters, that starts at `start`
-    /// (< `end`) in all-ASCII text, as one cluster: what `ClusterScanner`
-    /// gives for such text (a test compares).
-    @inline(__always)
-    static func asciiRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Cluster {
-        var index = start + 1
-        let isSpace = bytes[start] == 0x20
-        if isSpace {
-            while index < end, bytes[index] == 0x20 { index += 1 }
-        } else {
-            index = nextSpace(bytes, from: index, end: end)
-        }
-        return Cluster(start: Int32(start), end: Int32(index), width: Int32(index - start),
-                       isSpace: isSpace, isWide: false, isRun: true)
-    }
-
-    /// The first space in `bytes[index..<end]`, or `end`: eight bytes at a
-    /// time (a word is a few bytes; the byte loop mispredicts at its end).
-    @inline(__always)
-    static func nextSpace(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, end: Int) -> Int {
-        var index = index
-        if let base = bytes.baseAddress {
-            while index + 8 <= end {
-                // A byte of `spaces` is zero where the chunk has a space; the
-                // lowest flagged byte is exact (borrows only move up).
-                let spaces = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x2020_2020_2020_2020
-                let flags = (spaces &- 0x0101_0101_0101_0101) & ~spaces & 0x8080_8080_8080_8080
-                if flags != 0 { return index + flags.trailingZeroBitCount >> 3 }
-                index += 8
-            }
-        }
-        while index < end, bytes[index] != 0x20 { index += 1 }
-        return index
-    }
-
-    /// The end of the last word of all-ASCII `bytes[start...]` that a
-    /// space at or before `reach` follows, or `start` when there is none
-    /// (or it is only spaces).
-    @inline(__always)
-    static func lastWordEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, reach: Int) -> Int {
-        var index = reach
-        while index > start, bytes[index] != 0x20 { index -= 1 }
-        while index > start, bytes[index - 1] == 0x20 { index -= 1 }
-        return index
+        if !glyphs.isEmpty { bytes.append(contentsOf: glyphs) }
+        canvas.pieces.append(contentsOf: state.lists.pieces.elements)
+        canvas.contentLines.append(contentsOf: state.lists.lines.elements)
+        state.lists.pieces.removeAll()
+        state.lists.lines.removeAll()
+        canvas.wrapLists = state.lists
+        swap(&bytes, &canvas.bytes)
+        swap(&items, &canvas.items)
     }
 
     /// One preformatted cell: a printable, one-column glyph (others become
-    /// '?', keeping the row aligned) with its colours.
-    static func blockCell(_ cell: cellhost_block_cell, _ canvas: CellCanvas) -> Piece {
-        let start = canvas.bytes.count
-        blockGlyph(cell.codepoint, into: &canvas.bytes)
+    /// '?', keeping the row aligned) with its colours. The glyph is appended
+    /// to `glyphs`, which go after the `contentCount` bytes of content.
+    static func blockCell(_ cell: cellhost_block_cell, at contentCount: Int, glyphs: inout [UInt8]) -> Piece {
+        let start = contentCount + glyphs.count
+        blockGlyph(cell.codepoint, into: &glyphs)
         var style = Style()
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_FG) != 0 { style.insert(.customForeground) }
         if cell.flags & UInt32(CELLHOST_BLOCK_HAS_BG) != 0 { style.insert(.customBackground) }
-        return Piece(start: Int32(start), end: Int32(canvas.bytes.count), width: 1, style: style,
+        return Piece(start: Int32(start), end: Int32(contentCount + glyphs.count), width: 1, style: style,
                      foreground: cell.fg, background: cell.bg)
     }
 
@@ -140,7 +90,7 @@ struct Wrapper {
             || (scalar >= 0xD800 && scalar < 0xE000) || Sanitizer.isHiddenFormat(scalar) {
             scalar = 0xFFFD
         }
-        if Self.isNarrowSymbol(scalar) {
+        if CodePointProperties.isNarrowSymbol(scalar) {
             // Box drawing, block elements and braille (what previews and
             // charts are made of) are one column wide: no need to measure them.
             bytes.append(0xE0 | UInt8(scalar >> 12))
@@ -156,17 +106,30 @@ struct Wrapper {
         }
     }
 
-    /// U+2500–U+259F (box drawing, block elements) and U+2800–U+28FF
-    /// (braille): one column wide (`DisplayWidth` agrees; a test checks).
-    @inline(__always)
-    static func isNarrowSymbol(_ scalar: UInt32) -> Bool {
-        (scalar >= 0x2500 && scalar <= 0x259F) || (scalar >= 0x2800 && scalar <= 0x28FF)
-    }
+    /// The wrapper's work lists, kept by the canvas for their memory: the
+    /// word and the spaces being collected, and the pieces and lines made
+    /// (appended to the canvas's arrays at the end, at once).
+    struct Lists {
+        var word = UnsafeList<Segment>()
+        var spaces = UnsafeList<Segment>()
+        var pieces = UnsafeList<Piece>()
+        var lines = UnsafeList<Line>()
 
-    /// The pieces and lines being produced.
-    struct Output {
-        var pieces: [Piece]
-        var lines: [Line]
+        /// Gives back lists grown past `threshold` bytes by a large message.
+        mutating func release(above threshold: Int) {
+            word.release(above: threshold)
+            spaces.release(above: threshold)
+            pieces.release(above: threshold)
+            lines.release(above: threshold)
+        }
+
+        /// Frees the memory (the owning canvas's deinit).
+        func deallocate() {
+            word.deallocate()
+            spaces.deallocate()
+            pieces.deallocate()
+            lines.deallocate()
+        }
     }
 
     /// Clusters of one style that follow each other in the content bytes,
@@ -178,99 +141,129 @@ struct Wrapper {
         var style: Style
     }
 
+    /// Positions, widths and piece counts fit in 32 bits: content offsets
+    /// are 32-bit (`OutputLimits.maximumBytes`), and a line holds fewer
+    /// columns and pieces than bytes.
+    @inline(__always)
+    private static func int32(_ value: Int) -> Int32 { Int32(truncatingIfNeeded: value) }
+
     private struct State {
         let width: Int
         let mode: WidthMode
-        var firstPiece: Int
+        var lists: Lists
+        /// The canvas's pieces before wrapping: lines count pieces from there.
+        let pieceBase: Int
+        /// The first piece of the line being made, in `lists.pieces`.
+        var firstPiece = 0
         var lineWidth = 0
-        /// The word being collected, and the spaces before it.
-        var word: SegmentList
+        /// The columns of the word being collected, and of the spaces before it.
         var wordWidth = 0
-        var spaces: SegmentList
         var spaceWidth = 0
         var paragraphStart = true
         /// The last piece of the line, still growing: appended to the
         /// output when a piece that does not continue it comes, or the
         /// line ends.
-        var pending = Piece(start: -1, end: -1, width: 0, style: [])
+        var pending = Piece(start: -1, end: -1, width: 0, style: Style())
         var hasPending = false
 
-        init(width: Int, mode: WidthMode, firstPiece: Int, word: SegmentList, spaces: SegmentList) {
+        init(width: Int, mode: WidthMode, lists: Lists, pieceBase: Int) {
             self.width = width
             self.mode = mode
-            self.firstPiece = firstPiece
-            self.word = word
-            self.spaces = spaces
-            self.word.removeAll()
-            self.spaces.removeAll()
+            self.lists = lists
+            self.pieceBase = pieceBase
+            self.lists.word.removeAll()
+            self.lists.spaces.removeAll()
+            self.lists.pieces.removeAll()
+            self.lists.lines.removeAll()
         }
 
-        /// Adds `cluster` to the last segment of `segments` when it continues
-        /// it, else starts a segment.
+        /// Adds `start..<end` (`width` columns, `style`) to the last segment
+        /// of `segments` when it continues it, else starts a segment.
         @inline(__always)
-        static func collect(_ cluster: Cluster, _ style: Style, into segments: inout SegmentList) {
-            if let last = segments.last, last.pointee.end == cluster.start, last.pointee.style == style {
-                last.pointee.end = cluster.end
-                last.pointee.width += cluster.width
+        static func collect(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style,
+                            into segments: inout UnsafeList<Segment>) {
+            if let last = segments.last, last.pointee.end == start, last.pointee.style == style {
+                last.pointee.end = end
+                last.pointee.width &+= width
             } else {
-                segments.append(Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style))
+                segments.append(Segment(start: start, end: end, width: width, style: style))
             }
         }
 
+        /// Collects the ASCII spaces `start..<end`.
         @inline(__always)
-        mutating func add(_ cluster: Cluster, _ style: Style, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
+        mutating func collectSpaces(_ start: Int, _ end: Int, _ style: Style) {
+            State.collect(int32(start), int32(end), int32(end &- start), style, into: &lists.spaces)
+            spaceWidth &+= end &- start
+        }
+
+        /// Collects the ASCII letters `start..<end` into the word.
+        @inline(__always)
+        mutating func collectWord(_ start: Int, _ end: Int, _ style: Style) {
+            State.collect(int32(start), int32(end), int32(end &- start), style, into: &lists.word)
+            wordWidth &+= end &- start
+        }
+
+        @inline(__always)
+        mutating func add(_ cluster: Cluster, _ style: Style, _ bytes: UnsafeBufferPointer<UInt8>) {
             if cluster.isSpace {
-                flushWord(bytes, &output)
-                State.collect(cluster, style, into: &spaces)
-                spaceWidth += Int(cluster.width)
+                flushWord(bytes)
+                State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.spaces)
+                spaceWidth &+= Int(cluster.width)
             } else if cluster.isWide {
                 // A wide cluster is a word of its own.
-                flushWord(bytes, &output)
+                flushWord(bytes)
                 let segment = Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style)
-                guard spaces.isEmpty else {
-                    word.append(segment)
+                guard lists.spaces.isEmpty else {
+                    lists.word.append(segment)
                     wordWidth = Int(cluster.width)
-                    flushWord(bytes, &output)
+                    placeWord(bytes)
                     return
                 }
-                // What `flushWord` does with no spaces before it (CJK text:
+                // What `placeWord` does with no spaces before it (CJK text:
                 // a run of wide clusters), without collecting it first.
-                if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine(&output) }
+                if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine() }
                 if lineWidth + Int(cluster.width) <= width {
-                    emit(segment.start, segment.end, segment.width, style, &output)
+                    emit(segment.start, segment.end, segment.width, style)
                 } else {
-                    cut(segment, bytes, &output)
+                    cut(segment, bytes)
                 }
                 paragraphStart = false
             } else {
-                State.collect(cluster, style, into: &word)
-                wordWidth += Int(cluster.width)
+                State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.word)
+                wordWidth &+= Int(cluster.width)
             }
         }
 
         /// Adds sanitized text: its ASCII stretches through `addASCII`, the
         /// rest cluster by cluster. The last ASCII byte before a non-ASCII
-        /// one goes with the clusters (a mark after it joins it); ASCII
-        /// after a non-ASCII cluster starts a cluster of its own (a prepend
-        /// mark before it would have made the cluster go on).
-        mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style,
-                              _ output: inout Output) {
+        /// code point goes with the clusters (a mark after it joins it)
+        /// unless that code point starts a cluster of its own (most do);
+        /// ASCII after a non-ASCII cluster starts a cluster of its own (a
+        /// prepend mark before it would have made the cluster go on).
+        mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style) {
             var index = range.lowerBound
             let end = range.upperBound
             while index < end {
-                let nonASCII = Wrapper.firstNonASCII(bytes, from: index, end: end)
+                let nonASCII = ASCIIWords.firstNonASCII(bytes, from: index, end: end)
                 guard nonASCII < end else {
-                    addASCII(bytes, index..<end, style, &output)
+                    addASCII(bytes, index, end, style)
                     return
                 }
-                let clustersStart = max(index, nonASCII - 1)
-                if clustersStart > index { addASCII(bytes, index..<clustersStart, style, &output) }
-                var scanner = ClusterScanner(bytes, clustersStart..<end, mode: mode)
+                var scanner = ClusterScanner(bytes, nonASCII..<end, mode: mode)
+                if nonASCII > index {
+                    if scanner.startsWithOwnCluster() {
+                        addASCII(bytes, index, nonASCII, style)
+                    } else {
+                        if nonASCII - 1 > index { addASCII(bytes, index, nonASCII - 1, style) }
+                        scanner = ClusterScanner(bytes, (nonASCII - 1)..<end, mode: mode)
+                    }
+                }
                 index = end
                 // Runs of one-column clusters come joined: `add` collects
                 // them into one segment either way.
                 while let cluster = scanner.nextJoiningNarrow() {
-                    add(cluster, style, bytes, &output)
+                    add(cluster, style, bytes)
                     let next = Int(cluster.end)
                     if !cluster.isRun, next < end, bytes[next] < 0x80 {
                         index = next
@@ -280,129 +273,145 @@ struct Wrapper {
             }
         }
 
-        /// Adds all-ASCII text: what `add` does with the clusters
-        /// `ClusterScanner` finds there, without scanning for clusters.
+        /// Adds the all-ASCII text `bytes[start..<end]`: what `add` does
+        /// with the clusters `ClusterScanner` finds there (runs of spaces,
+        /// runs of other bytes), a word at a time, found eight bytes at a
+        /// time (`ASCIIWords`).
         ///
         /// A word that ends inside the item (a space follows it there) is
-        /// placed at once, as `flushWord` places a word of one segment,
-        /// instead of being collected first; a word that reaches the end of
-        /// the item may go on in the next one, so it is collected.
-        mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style,
-                               _ output: inout Output) {
-            var index = range.lowerBound
-            let end = range.upperBound
+        /// placed at once with the spaces before it, and after it as many
+        /// whole words as fit on the line, as one piece. A word that
+        /// reaches the end of the item may go on in the next one, so it is
+        /// collected, as are spaces at the end.
+        mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
+            var index = start
+            if !lists.word.isEmpty {
+                // The word collected so far goes on up to the first space.
+                let wordEnd = ASCIIWords.nextSpace(bytes, from: index, end: end)
+                if wordEnd > index { collectWord(index, wordEnd, style) }
+                guard wordEnd < end else { return }
+                placeWord(bytes)
+                index = wordEnd
+            }
             while index < end {
-                if word.isEmpty, spaces.isEmpty, lineWidth > 0 || bytes[index] != 0x20, lineWidth < width {
-                    // As many whole words (and the spaces between them) as
-                    // fit on the line, at once: they all fit, and the next
-                    // word would not (or is the item's last, maybe unfinished).
-                    let lineEnd = Wrapper.lastWordEnd(bytes, from: index, reach: min(index + width - lineWidth, end - 1))
+                let wordStart = ASCIIWords.nextNonSpace(bytes, from: index, end: end)
+                guard wordStart < end else {
+                    collectSpaces(index, end, style)
+                    return
+                }
+                let wordEnd = ASCIIWords.nextSpace(bytes, from: wordStart &+ 1, end: end)
+                guard wordEnd < end else {
+                    if wordStart > index { collectSpaces(index, wordStart, style) }
+                    collectWord(wordStart, end, style)
+                    return
+                }
+                if lists.spaces.isEmpty {
+                    placeASCIIWord(bytes, spacesFrom: index, wordStart, wordEnd, style)
+                } else {
+                    if wordStart > index { collectSpaces(index, wordStart, style) }
+                    lists.word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(wordEnd &- wordStart),
+                                              style: style))
+                    wordWidth = wordEnd &- wordStart
+                    placeWord(bytes)
+                }
+                index = wordEnd
+                // The words after it that fit on the line (a word is on it,
+                // so the spaces between them stay), at once.
+                if lineWidth < width {
+                    let lineEnd = ASCIIWords.lastWordEnd(bytes, from: index, reach: min(index &+ (width &- lineWidth), end &- 1))
                     if lineEnd > index {
-                        emit(Int32(index), Int32(lineEnd), Int32(lineEnd - index), style, &output)
-                        paragraphStart = false
+                        emit(int32(index), int32(lineEnd), int32(lineEnd &- index), style)
                         index = lineEnd
-                        continue
                     }
                 }
-                if word.isEmpty {
-                    var wordStart = index
-                    while wordStart < end, bytes[wordStart] == 0x20 { wordStart += 1 }
-                    if wordStart < end {
-                        let wordEnd = Wrapper.nextSpace(bytes, from: wordStart + 1, end: end)
-                        if wordEnd < end {
-                            if wordStart > index {
-                                State.collect(Cluster(start: Int32(index), end: Int32(wordStart), width: Int32(wordStart - index),
-                                                      isSpace: true, isWide: false, isRun: true), style, into: &spaces)
-                                spaceWidth += wordStart - index
-                            }
-                            place(Segment(start: Int32(wordStart), end: Int32(wordEnd), width: Int32(wordEnd - wordStart), style: style),
-                                  bytes, &output)
-                            index = wordEnd
-                            continue
-                        }
-                    }
-                }
-                let run = Wrapper.asciiRun(bytes, from: index, end: end)
-                add(run, style, bytes, &output)
-                index = Int(run.end)
             }
         }
 
-        /// What `flushWord` does for a word of the one segment `segment`,
-        /// with the spaces collected before it.
+        /// What `placeWord` does for the ASCII word `wordStart..<wordEnd`
+        /// after the spaces `spacesStart..<wordStart` (none collected
+        /// before them): spaces and word as one piece when both fit.
         @inline(__always)
-        private mutating func place(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
-            let wordWidth = Int(segment.width)
-            placeSpaces(before: wordWidth, &output)
-            if lineWidth + wordWidth <= width {
-                emit(segment.start, segment.end, segment.width, segment.style, &output)
-            } else {
-                cut(segment, bytes, &output)
-            }
-            if !spaces.isEmpty { dropSpaces() }
+        private mutating func placeASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, spacesFrom spacesStart: Int,
+                                             _ wordStart: Int, _ wordEnd: Int, _ style: Style) {
+            let start = lineWidth > 0 || paragraphStart ? spacesStart : wordStart
             paragraphStart = false
+            if lineWidth &+ (wordEnd &- start) <= width {
+                emit(int32(start), int32(wordEnd), int32(wordEnd &- start), style)
+                return
+            }
+            if lineWidth > 0 { endLine() }
+            let segment = Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(wordEnd &- wordStart), style: style)
+            if wordEnd &- wordStart <= width {
+                emit(segment.start, segment.end, segment.width, style)
+            } else {
+                cut(segment, bytes)
+            }
         }
 
         /// Forgets the spaces collected (they end a line).
+        @inline(__always)
         mutating func dropSpaces() {
-            spaces.removeAll()
+            lists.spaces.removeAll()
             spaceWidth = 0
         }
 
         /// Appends the pending piece, if any.
         @inline(__always)
-        mutating func flushPending(_ output: inout Output) {
+        mutating func flushPending() {
             if hasPending {
-                output.pieces.append(pending)
+                lists.pieces.append(pending)
                 hasPending = false
             }
         }
 
-        mutating func endLine(_ output: inout Output) {
-            flushPending(&output)
-            output.lines.append(Line(firstPiece: Int32(firstPiece), endPiece: Int32(output.pieces.count), width: Int32(lineWidth)))
-            firstPiece = output.pieces.count
+        mutating func endLine() {
+            flushPending()
+            lists.lines.append(Line(firstPiece: int32(pieceBase &+ firstPiece), endPiece: int32(pieceBase &+ lists.pieces.count),
+                                    width: int32(lineWidth)))
+            firstPiece = lists.pieces.count
             lineWidth = 0
         }
 
         /// Appends `start..<end` (of `width` columns) in `style` to the line,
         /// extending the pending piece when it continues it.
         @inline(__always)
-        mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style, _ output: inout Output) {
-            lineWidth += Int(width)
+        mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style) {
+            lineWidth &+= Int(width)
             if hasPending, pending.end == start, pending.style == style {
                 pending.end = end
-                pending.width += width
+                pending.width &+= width
                 return
             }
-            flushPending(&output)
+            flushPending()
             pending = Piece(start: start, end: end, width: width, style: style)
             hasPending = true
         }
 
-        /// Before a word of `wordWidth` columns: the spaces collected go on
-        /// the line when the word fits after them (at a paragraph's start
-        /// too), else the line ends and they are dropped.
+        /// Places the word collected, if any.
         @inline(__always)
-        private mutating func placeSpaces(before wordWidth: Int, _ output: inout Output) {
-            let keepSpaces = lineWidth > 0 || paragraphStart
-            if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
-                if keepSpaces { for space in spaces.segments { emit(space.start, space.end, space.width, space.style, &output) } }
-            } else if lineWidth > 0 {
-                // The word goes to a fresh line (cut between clusters if longer than one).
-                endLine(&output)
-            }
+        mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if !lists.word.isEmpty { placeWord(bytes) }
         }
 
-        mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
-            guard !word.isEmpty else { return }
-            placeSpaces(before: wordWidth, &output)
-            if lineWidth + wordWidth <= width {
-                for segment in word.segments { emit(segment.start, segment.end, segment.width, segment.style, &output) }
+        /// Places the word collected (not empty) after the spaces
+        /// collected before it, and forgets both. The spaces go on the line
+        /// when the word fits after them (at a paragraph's start too);
+        /// else the line ends, they are dropped, and the word starts the
+        /// next line (cut between clusters if longer than one).
+        mutating func placeWord(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
+                if keepSpaces { for space in lists.spaces.elements { emit(space.start, space.end, space.width, space.style) } }
+                for segment in lists.word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
             } else {
-                for segment in word.segments { cut(segment, bytes, &output) }
+                if lineWidth > 0 { endLine() }
+                if wordWidth <= width {
+                    for segment in lists.word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
+                } else {
+                    for segment in lists.word.elements { cut(segment, bytes) }
+                }
             }
-            word.removeAll()
+            lists.word.removeAll()
             dropSpaces()
             wordWidth = 0
             paragraphStart = false
@@ -410,7 +419,7 @@ struct Wrapper {
 
         /// Emits a segment of a word wider than the line, breaking the line
         /// between its clusters (an ASCII run between any two bytes).
-        mutating func cut(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>, _ output: inout Output) {
+        mutating func cut(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
             // The segment starts at a cluster boundary, so scanning it again
             // finds the clusters it was made of.
             var scanner = ClusterScanner(bytes, Int(segment.start)..<Int(segment.end), mode: mode)
@@ -418,16 +427,16 @@ struct Wrapper {
                 if cluster.isRun {
                     var rest = cluster
                     while rest.width > 0 {
-                        if lineWidth >= width, lineWidth > 0 { endLine(&output) }
+                        if lineWidth >= width, lineWidth > 0 { endLine() }
                         let take = Int32(min(Int(rest.width), max(1, width - lineWidth)))
-                        emit(rest.start, rest.start + take, take, segment.style, &output)
+                        emit(rest.start, rest.start + take, take, segment.style)
                         rest.start += take
                         rest.width -= take
                     }
                     continue
                 }
-                if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine(&output) }
-                emit(cluster.start, cluster.end, cluster.width, segment.style, &output)
+                if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine() }
+                emit(cluster.start, cluster.end, cluster.width, segment.style)
             }
         }
     }

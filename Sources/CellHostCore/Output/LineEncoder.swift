@@ -27,26 +27,30 @@ struct LineEncoder {
     }
 
     /// Every output line without colours, each ended by a newline: what
-    /// `writeLine` writes uncoloured. The canvas's arrays are opened once
-    /// for all lines (not once per piece), and pieces whose bytes follow
-    /// each other in the canvas (the words of a line in different styles)
-    /// are copied as one.
+    /// `writeLine` writes uncoloured. Pieces whose bytes follow each other
+    /// in the canvas (the words of a line in different styles) are copied
+    /// as one.
     private func writePlainLines(_ canvas: CellCanvas, to out: OutputBuffer) {
-        forEachLine(canvas) { line, pieces, bytes in
-            Self.forEachRun(line, pieces, bytes, text: { out.append($0) }, spaces: { out.appendSpaces($0) })
-            out.append(0x0A)
+        withLaidOut(canvas) { lines, pieces, bytes in
+            for line in lines {
+                Self.forEachRun(line, pieces, bytes, text: { out.append($0) }, spaces: { out.appendSpaces($0) })
+                out.append(0x0A)
+            }
         }
     }
 
-    /// Calls `body` with each output line of `canvas` and the canvas's
-    /// pieces and bytes, opened once for all lines (not once per piece).
+    /// Calls `body` with the output lines, pieces and bytes of `canvas`,
+    /// opened once for all lines (not once per piece or line). They are
+    /// opened through mutable buffer pointers: read-only ones, through the
+    /// class, would retain and release each array.
     @inline(__always)
-    private func forEachLine(_ canvas: CellCanvas,
-                             _ body: (Line, UnsafeBufferPointer<Piece>, UnsafeBufferPointer<UInt8>) -> Void) {
-        let lines = canvas.outputLines
-        canvas.pieces.withUnsafeBufferPointer { pieces in
-            canvas.bytes.withUnsafeBufferPointer { bytes in
-                for line in lines { body(line, pieces, bytes) }
+    private func withLaidOut(_ canvas: CellCanvas,
+                             _ body: (UnsafeBufferPointer<Line>, UnsafeBufferPointer<Piece>, UnsafeBufferPointer<UInt8>) -> Void) {
+        canvas.outputLines.withUnsafeMutableBufferPointer { lines in
+            canvas.pieces.withUnsafeMutableBufferPointer { pieces in
+                canvas.bytes.withUnsafeMutableBufferPointer { bytes in
+                    body(UnsafeBufferPointer(lines), UnsafeBufferPointer(pieces), UnsafeBufferPointer(bytes))
+                }
             }
         }
     }
@@ -58,30 +62,25 @@ struct LineEncoder {
     @inline(__always)
     private static func forEachRun(_ line: Line, _ pieces: UnsafeBufferPointer<Piece>, _ bytes: UnsafeBufferPointer<UInt8>,
                                    text: (UnsafeBufferPointer<UInt8>) -> Void, spaces: (Int) -> Void) {
-        let first = Int(line.firstPiece)
+        var position = Int(line.firstPiece)
         var end = Int(line.endPiece)
-        while end > first, pieces[end - 1].start < 0 { end -= 1 }
-        // The bytes waiting to be handed over: `runStart..<runEnd`.
-        var runStart = 0
-        var runEnd = 0
-        for position in first..<end {
+        while end > position, pieces[end &- 1].start < 0 { end &-= 1 }
+        while position < end {
             let piece = pieces[position]
-            if piece.start < 0 {
-                if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
-                runStart = 0
-                runEnd = 0
+            position &+= 1
+            guard piece.start >= 0 else {
                 spaces(Int(piece.width))
                 continue
             }
-            if Int(piece.start) == runEnd {
-                runEnd = max(runEnd, Int(piece.end))
-                continue
+            // The run: this piece and those that start where it ends.
+            let runStart = Int(piece.start)
+            var runEnd = max(runStart, Int(piece.end))
+            while position < end, Int(pieces[position].start) == runEnd {
+                runEnd = max(runEnd, Int(pieces[position].end))
+                position &+= 1
             }
             if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
-            runStart = Int(piece.start)
-            runEnd = max(runStart, Int(piece.end))
         }
-        if runEnd > runStart { text(UnsafeBufferPointer(rebasing: bytes[runStart..<runEnd])) }
     }
 
     /// The pieces of output line `index` that are written: trailing
@@ -167,14 +166,14 @@ struct LineEncoder {
         // Each line as a JSON string: what `writeLine` writes uncoloured,
         // escaped a run at a time (escapes are byte by byte, so no copy of
         // the line is needed first).
-        var firstLine = true
-        forEachLine(canvas) { line, pieces, bytes in
-            if !firstLine { out.append(0x2C) }
-            firstLine = false
-            out.append(0x22)
-            Self.forEachRun(line, pieces, bytes, text: { JSONText.appendEscaped($0, to: out) },
-                            spaces: { out.appendSpaces($0) })
-            out.append(0x22)
+        withLaidOut(canvas) { lines, pieces, bytes in
+            for (index, line) in lines.enumerated() {
+                if index > 0 { out.append(0x2C) }
+                out.append(0x22)
+                Self.forEachRun(line, pieces, bytes, text: { JSONText.appendEscaped($0, to: out) },
+                                spaces: { out.appendSpaces($0) })
+                out.append(0x22)
+            }
         }
         out.append("],\"rows\":[")
         writeColoredRows(canvas, scratch: scratch, to: out)

@@ -66,23 +66,55 @@ public final class OutputBuffer {
 
     @inline(__always)
     func append(_ data: UnsafeBufferPointer<UInt8>) {
-        guard let source = data.baseAddress, data.count > 0 else { return }
+        guard let source = data.baseAddress else { return }
         let length = data.count
-        if length > capacity - count { reserveCapacity(count + length) }
-        let target = storage + count
-        if length >= 8 && length <= 16 {
-            // A word or a gutter and its padding: two overlapping eight-byte
-            // moves instead of a call to memcpy.
-            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
-            let tail = UnsafeRawPointer(source + (length - 8)).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(target).storeBytes(of: head, as: UInt64.self)
-            UnsafeMutableRawPointer(target + (length - 8)).storeBytes(of: tail, as: UInt64.self)
-        } else if length < 8 {
-            for index in 0..<length { target[index] = source[index] }
+        if length > capacity &- count { reserveCapacity(count + length) }
+        Self.copy(UnsafeRawPointer(source), to: UnsafeMutableRawPointer(storage + count), count: length)
+        count &+= length
+    }
+
+    /// Copies `length` bytes between memory that does not overlap. Up to 64
+    /// bytes (a word, a gutter, a line of chat) are moved as two or four
+    /// overlapping loads and stores of one size, chosen by the length,
+    /// instead of a call to memcpy or a loop per byte.
+    @inline(__always)
+    static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count length: Int) {
+        if length <= 16 {
+            if length >= 8 {
+                let head = source.loadUnaligned(as: UInt64.self)
+                let tail = (source + (length &- 8)).loadUnaligned(as: UInt64.self)
+                target.storeBytes(of: head, as: UInt64.self)
+                (target + (length &- 8)).storeBytes(of: tail, as: UInt64.self)
+            } else if length >= 4 {
+                let head = source.loadUnaligned(as: UInt32.self)
+                let tail = (source + (length &- 4)).loadUnaligned(as: UInt32.self)
+                target.storeBytes(of: head, as: UInt32.self)
+                (target + (length &- 4)).storeBytes(of: tail, as: UInt32.self)
+            } else if length >= 2 {
+                let head = source.loadUnaligned(as: UInt16.self)
+                let tail = (source + (length &- 2)).loadUnaligned(as: UInt16.self)
+                target.storeBytes(of: head, as: UInt16.self)
+                (target + (length &- 2)).storeBytes(of: tail, as: UInt16.self)
+            } else if length == 1 {
+                target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+            }
+        } else if length <= 32 {
+            let head = source.loadUnaligned(as: SIMD16<UInt8>.self)
+            let tail = (source + (length &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
+            target.storeBytes(of: head, as: SIMD16<UInt8>.self)
+            (target + (length &- 16)).storeBytes(of: tail, as: SIMD16<UInt8>.self)
+        } else if length <= 64 {
+            let first = source.loadUnaligned(as: SIMD16<UInt8>.self)
+            let second = (source + (16)).loadUnaligned(as: SIMD16<UInt8>.self)
+            let third = (source + (length &- 32)).loadUnaligned(as: SIMD16<UInt8>.self)
+            let fourth = (source + (length &- 16)).loadUnaligned(as: SIMD16<UInt8>.self)
+            target.storeBytes(of: first, as: SIMD16<UInt8>.self)
+            (target + (16)).storeBytes(of: second, as: SIMD16<UInt8>.self)
+            (target + (length &- 32)).storeBytes(of: third, as: SIMD16<UInt8>.self)
+            (target + (length &- 16)).storeBytes(of: fourth, as: SIMD16<UInt8>.self)
         } else {
-            target.update(from: source, count: length)
+            target.copyMemory(from: source, byteCount: length)
         }
-        count += length
     }
 
     /// A string's UTF-8 bytes.
@@ -98,17 +130,22 @@ public final class OutputBuffer {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// `count` spaces (none when `count` <= 0).
+    /// `count` spaces (none when `count` <= 0). Up to 32 (most padding) as
+    /// one or two stores of sixteen, which may write up to fifteen spaces
+    /// past the new end, inside the capacity (reserved for it), where the
+    /// next append overwrites them; more with memset.
     func appendSpaces(_ spaces: Int) {
         guard spaces > 0 else { return }
-        if spaces > capacity - count { reserveCapacity(count + spaces) }
-        if spaces <= 16 {
-            // Padding is mostly a few columns: a loop, not a call to memset.
-            for index in 0..<spaces { storage[count + index] = 0x20 }
-        } else {
-            (storage + count).update(repeating: 0x20, count: spaces)
+        if spaces > capacity &- count &- 16 { reserveCapacity(count + spaces + 16) }
+        let target = UnsafeMutableRawPointer(storage + count)
+        let blank = SIMD16<UInt8>(repeating: 0x20)
+        target.storeBytes(of: blank, as: SIMD16<UInt8>.self)
+        if spaces > 32 {
+            (target + 16).initializeMemory(as: UInt8.self, repeating: 0x20, count: spaces &- 16)
+        } else if spaces > 16 {
+            (target + (spaces &- 16)).storeBytes(of: blank, as: SIMD16<UInt8>.self)
         }
-        count += spaces
+        count &+= spaces
     }
 
     /// `value` in decimal.

@@ -37,6 +37,23 @@ struct ClusterScanner {
         self.position = range.lowerBound
     }
 
+    /// True when the code point the scanner starts at is not ASCII and
+    /// starts a cluster of its own whatever comes before it (but a prepend
+    /// mark, which ASCII never is): then the text before it ends a cluster
+    /// there, and can be measured without the scanner. It is then kept as
+    /// the look-ahead, so the first call does not decode it again.
+    mutating func startsWithOwnCluster() -> Bool {
+        guard position < end, bytes[position] >= 0x80,
+              let (value, length) = UTF8Repair.decodeValid(bytes, at: position) else { return false }
+        let properties = table.of(value)
+        guard mode == .wcwidth ? properties.width > 0 : properties.startsCluster else { return false }
+        lookaheadPosition = position
+        lookaheadLength = length
+        lookaheadValue = value
+        lookaheadProperties = properties
+        return true
+    }
+
     /// True when the code point at `index` (< end) starts a cluster of its
     /// own whatever came before it (other than a prepend mark).
     @inline(__always)
@@ -85,6 +102,21 @@ struct ClusterScanner {
     mutating func nextJoiningNarrow() -> Cluster? {
         guard var cluster = next() else { return nil }
         guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
+        // A run of narrow symbols (a waveform, a bar): each is one column
+        // and starts a cluster of its own, so each but the last is a
+        // cluster by itself, and the last one too when what follows it
+        // ends it. Taken at once, without decoding.
+        var symbolsEnd = CodePointProperties.narrowSymbolRunEnd(bytes, from: position, end: end)
+        if symbolsEnd > position {
+            if !endsAlone(at: symbolsEnd) { symbolsEnd &-= 3 }
+            if symbolsEnd > position {
+                let last = symbolsEnd &- 3
+                let value = 0x2000 | UInt32(bytes[last &+ 1] & 0x3F) << 6 | UInt32(bytes[last &+ 2] & 0x3F)
+                cluster.width &+= Int32(truncatingIfNeeded: (symbolsEnd &- position) / 3)
+                cluster.end = Int32(truncatingIfNeeded: symbolsEnd)
+                step(past: value, to: symbolsEnd)
+            }
+        }
         // `lookaheadPosition` is `position` only when the call above left
         // a code point that starts a cluster there (earlier ones are behind).
         // Each turn is `loneCodePoint` for that code point, when it takes
@@ -124,7 +156,7 @@ struct ClusterScanner {
         let next = start + length
         guard endsAlone(at: next) else { return nil }
         step(past: value, to: next)
-        let columns = min(max(properties.width, 1), 2) // a lone mark still takes a cell
+        let columns: Int32 = properties.width >= 2 ? 2 : 1 // a lone mark still takes a cell
         return Cluster(start: Int32(start), end: Int32(next), width: columns, isSpace: false, isWide: columns == 2)
     }
 

@@ -39,6 +39,36 @@ struct CodePointProperties {
     /// so a loop reads it once instead of once per code point.
     static var table: Table { Table(pages: pages) }
 
+    /// U+2500–U+259F (box drawing, block elements) and U+2800–U+28FF
+    /// (braille), what previews, charts and waveforms are drawn with: one
+    /// column wide, and each starts a cluster of its own (a test checks
+    /// both against utf8proc), so they need no look-up.
+    @inline(__always)
+    static func isNarrowSymbol(_ scalar: UInt32) -> Bool {
+        (scalar >= 0x2500 && scalar <= 0x259F) || (scalar >= 0x2800 && scalar <= 0x28FF)
+    }
+
+    /// The end of the run of narrow symbols (`isNarrowSymbol`, all three
+    /// bytes long in UTF-8) that starts at `start`, within `end`: `start`
+    /// when there is none. Each symbol is checked on its bytes, as one
+    /// 24-bit number in one of two ranges (their second and third bytes
+    /// continuation bytes), with no decoding. Not inlined: a loop of its
+    /// own, with its own registers (a waveform or a bar is dozens long).
+    @inline(never)
+    static func narrowSymbolRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        guard let base = bytes.baseAddress, start >= 0, end <= bytes.count else { return start }
+        var index = start
+        while index &+ 3 <= end {
+            let third = UInt32(base[index &+ 2])
+            let sequence = UInt32(base[index]) << 16 | UInt32(base[index &+ 1]) << 8 | third
+            // E2 94 80 – E2 96 9F is U+2500–U+259F, E2 A0 80 – E2 A3 BF is U+2800–U+28FF.
+            guard third & 0xC0 == 0x80,
+                  sequence &- 0xE2_9480 <= 0xE2_969F - 0xE2_9480 || sequence &- 0xE2_A080 <= 0xE2_A3BF - 0xE2_A080 else { break }
+            index &+= 3
+        }
+        return index
+    }
+
     /// A handle on the filled pages.
     struct Table {
         fileprivate let pages: UnsafeMutablePointer<Atomic<UInt>>

@@ -1,0 +1,61 @@
+/// A growable list of plain values in memory it manages itself: the
+/// wrapper's word and spaces being collected and the pieces and lines it
+/// produces. A Swift array would pay a uniqueness check (and a call) on
+/// every append and a generic `replaceSubrange` on every
+/// `removeAll(keepingCapacity:)`; here an append is a capacity check and a
+/// store, and emptying sets the count.
+///
+/// Only for trivial types (no references): elements are never
+/// deinitialized. Owned by one `CellCanvas`, which frees it (`deallocate`)
+/// in its deinit; copies of the struct share the memory, so only the
+/// owner's copy may outlive a `wrap` call (the wrapper moves its copy back).
+struct UnsafeList<Element> {
+    private(set) var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 64) {
+        self.capacity = max(1, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: element)
+        count &+= 1
+    }
+
+    /// The last element, to change in place; nil when empty.
+    @inline(__always)
+    var last: UnsafeMutablePointer<Element>? { count > 0 ? base + (count &- 1) : nil }
+
+    @inline(__always)
+    mutating func removeAll() { count = 0 }
+
+    /// The elements, valid until the next append.
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Empties the list and gives its memory back when it holds more than
+    /// `threshold` bytes (after a large message).
+    mutating func release(above threshold: Int) {
+        count = 0
+        guard capacity * MemoryLayout<Element>.stride > threshold else { return }
+        base.deallocate()
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Frees the memory (the owner's deinit).
+    func deallocate() { base.deallocate() }
+}

@@ -1,0 +1,404 @@
+import CellHostABI
+import XCTest
+@testable import CellHostCore
+
+/// The wrapper's and the plain encoder's fast paths against the plain
+/// versions: word boundaries found eight bytes at a time against loops per
+/// byte, runs of narrow symbols against decoding, the wrapper's pieces and
+/// lines (styles included) against the greedy rule applied cluster by
+/// cluster, and the output buffer's copies and padding against appending
+/// byte by byte.
+final class WrapFastPathTests: XCTestCase {
+    // MARK: Word boundaries
+
+    /// Bytes that sit next to the ones searched for: space, the bytes
+    /// around it, letters, bytes from 0x80, and zero (what reads past the
+    /// end look like).
+    static let asciiAlphabet: [UInt8] = [0x20, 0x20, 0x20, 0x1F, 0x21, 0x00, 0x61, 0x62, 0x7A, 0x7F, 0x80, 0xA0, 0xC3, 0xE2, 0xFF]
+
+    func test_wordBoundaries_matchLoopsPerByte_atEveryPositionAndEnd() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<600 {
+            let length = Int.random(in: 0...40, using: &generator)
+            let bytes: [UInt8] = (0..<length).map { _ in Self.asciiAlphabet.randomElement(using: &generator)! }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...length {
+                    for end in start...length {
+                        let message = "\(bytes) \(start)..<\(end)"
+                        XCTAssertEqual(ASCIIWords.nextSpace(buffer, from: start, end: end),
+                                       (start..<end).first { bytes[$0] == 0x20 } ?? end, message)
+                        XCTAssertEqual(ASCIIWords.nextNonSpace(buffer, from: start, end: end),
+                                       (start..<end).first { bytes[$0] != 0x20 } ?? end, message)
+                        XCTAssertEqual(ASCIIWords.firstNonASCII(buffer, from: start, end: end),
+                                       (start..<end).first { bytes[$0] >= 0x80 } ?? end, message)
+                        if end > start {
+                            // `reach` is at most the last byte of the range.
+                            XCTAssertEqual(ASCIIWords.lastWordEnd(buffer, from: start, reach: end - 1),
+                                           Self.referenceLastWordEnd(bytes, from: start, reach: end - 1), message)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Long ASCII runs, so the 32-byte and 8-byte steps are taken, with a
+    /// byte from 0x80 at every position.
+    func test_firstNonASCII_findsTheByte_pastTheWideSteps() {
+        for length in [31, 32, 33, 63, 64, 65, 100] {
+            for position in 0...length {
+                var bytes = [UInt8](repeating: 0x61, count: length)
+                if position < length { bytes[position] = 0xC3 }
+                bytes.withUnsafeBufferPointer {
+                    for start in [0, 1, 7, 9] where start <= position {
+                        XCTAssertEqual(ASCIIWords.firstNonASCII($0, from: start, end: length), position, "\(length) \(position) \(start)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// What the wrapper did before: back from `reach` to a space, then back
+    /// over the spaces before it.
+    static func referenceLastWordEnd(_ bytes: [UInt8], from start: Int, reach: Int) -> Int {
+        var index = reach
+        while index > start, bytes[index] != 0x20 { index -= 1 }
+        while index > start, bytes[index - 1] == 0x20 { index -= 1 }
+        return index
+    }
+
+    // MARK: Narrow symbols
+
+    /// Every three-byte sequence E2 xx yy, and others around it: a run
+    /// ends where decoding finds something other than a narrow symbol.
+    func test_narrowSymbolRuns_endWhereDecodingSaysSo() {
+        var sequences: [[UInt8]] = []
+        for second in UInt8(0x00)...0xFF {
+            for third in [0x00, 0x41, 0x7F, 0x80, 0x81, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF] as [UInt8] {
+                sequences.append([0xE2, second, third])
+            }
+        }
+        sequences += [[0xE1, 0x96, 0x88], [0xE3, 0x96, 0x88], [0x61], [0x20], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80]]
+        let block: [UInt8] = [0xE2, 0x96, 0x88] // █
+        for sequence in sequences {
+            for prefix in 0...2 {
+                let bytes = Array(repeating: block, count: prefix).flatMap { $0 } + sequence + block
+                bytes.withUnsafeBufferPointer { buffer in
+                    for end in 0...buffer.count {
+                        XCTAssertEqual(CodePointProperties.narrowSymbolRunEnd(buffer, from: 0, end: end),
+                                       Self.referenceSymbolRunEnd(buffer, end: end), "\(bytes) end \(end)")
+                    }
+                }
+            }
+        }
+    }
+
+    static func referenceSymbolRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Int {
+        var index = 0
+        while index < end, let (value, length) = UTF8Repair.decodeValid(bytes, at: index), length == 3,
+              index + length <= end, CodePointProperties.isNarrowSymbol(value) {
+            index += length
+        }
+        return index
+    }
+
+    // MARK: The wrapper
+
+    /// Pieces of text the random contents are made of: short, long and
+    /// exactly-fitting words, runs of spaces, a tab (four spaces once
+    /// sanitized), control bytes (shown as symbols), accented and other
+    /// one-column letters, marks and joiners (alone and after ASCII), a
+    /// prepend mark, wide characters and emoji, runs of block elements
+    /// and braille (a mark after one), and line breaks.
+    static let fragments = [
+        "a", "to", "word", "wrapped", "abcdefgh", "abcdefghijklmnopqrstuvwxyz0123", " ", " ", " ", "   ", "\t", "\u{1}",
+        "\u{7F}", "é", "Café", "naïve", "жук", "Ω", "e\u{301}", "a\u{200D}", "\u{301}", "\u{0600}x", "日本", "語", "。", "좋은",
+        "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
+    ]
+
+    /// Styles of the items (text appended in one call is an item per line).
+    static let styles: [Style] = [[], .strong, .emphasis, .code]
+
+    /// A canvas with random content: a few appends of random fragments,
+    /// each in a random style, and now and then a row of block cells.
+    static func randomCanvas(_ generator: inout SystemRandomNumberGenerator) -> CellCanvas {
+        let canvas = CellCanvas()
+        for _ in 0..<Int.random(in: 1...6, using: &generator) {
+            if Int.random(in: 0..<12, using: &generator) == 0 {
+                let cells = (0..<Int.random(in: 0...5, using: &generator)).map { index in
+                    cellhost_block_cell(codepoint: [0x2588, 0x41, 0x4E2D, 0x7][index % 4], fg: 0x102030, bg: 0,
+                                        flags: UInt32(CELLHOST_BLOCK_HAS_FG))
+                }
+                cells.withUnsafeBufferPointer { canvas.appendRow($0) }
+                continue
+            }
+            let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                Self.fragments.randomElement(using: &generator)!
+            }.joined()
+            canvas.append(text, style: Self.styles.randomElement(using: &generator)!)
+        }
+        return canvas
+    }
+
+    func test_wrapper_placesWhatTheGreedyRuleClusterByClusterPlaces_onRandomContent() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let canvas = Self.randomCanvas(&generator)
+            let width = Int.random(in: 1...24, using: &generator)
+            for mode in WidthMode.allCases {
+                let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
+                let wrapped = CellCanvas()
+                wrapped.bytes = canvas.bytes
+                wrapped.items = canvas.items
+                wrapped.blockCells = canvas.blockCells
+                Wrapper(width: width, mode: mode).wrap(wrapped)
+                let actual = Layout(wrapped)
+                let content = String(decoding: canvas.bytes, as: UTF8.self)
+                XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(canvas.items)")
+                if actual != expected { return }
+            }
+        }
+    }
+
+    /// Words that exactly fill the line, one column short or over it, in
+    /// one item and split over items of different styles.
+    func test_wrapper_placesExactFits_likeTheGreedyRule() {
+        let texts = ["abcd efgh ijkl", "abcd  efgh", "abcde fghij", "ab cd ef gh ij", "abcdefghi", " abcd efgh", "abcd efgh "]
+        for text in texts {
+            for width in 3...11 {
+                for split in 0...text.utf8.count {
+                    let canvas = CellCanvas()
+                    let bytes = Array(text.utf8)
+                    canvas.append(String(decoding: bytes[..<split], as: UTF8.self), style: [])
+                    canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
+                    for mode in WidthMode.allCases {
+                        let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
+                        let wrapped = CellCanvas()
+                        wrapped.bytes = canvas.bytes
+                        wrapped.items = canvas.items
+                        Wrapper(width: width, mode: mode).wrap(wrapped)
+                        XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Wrapping appends to the pieces and lines already there, counting
+    /// pieces from the end of the earlier ones.
+    func test_wrapper_appendsAfterEarlierPiecesAndLines() {
+        let canvas = CellCanvas()
+        canvas.append("one two three", style: [])
+        Wrapper(width: 5).wrap(canvas)
+        let first = Layout(canvas)
+        Wrapper(width: 5).wrap(canvas)
+        let second = Layout(canvas)
+        let offset = Int32(first.pieces.count)
+        XCTAssertEqual(second.pieces, first.pieces + first.pieces)
+        XCTAssertEqual(second.lines, first.lines + first.lines.map { [$0[0] + offset, $0[1] + offset, $0[2]] })
+    }
+
+    /// The layout a wrapper leaves: pieces as [start, end, width, style]
+    /// and lines as [first piece, end piece, width].
+    struct Layout: Equatable, CustomStringConvertible {
+        var pieces: [[Int64]] = []
+        var lines: [[Int32]] = []
+
+        init() {}
+
+        init(_ canvas: CellCanvas) {
+            pieces = canvas.pieces.map { [Int64($0.start), Int64($0.end), Int64($0.width), Int64($0.style.rawValue)] }
+            lines = canvas.contentLines.map { [$0.firstPiece, $0.endPiece, $0.width] }
+        }
+
+        var description: String { "pieces \(pieces) lines \(lines)" }
+    }
+
+    /// Greedy wrapping written out plainly, one cluster at a time
+    /// (`DisplayWidth.clusters`, ASCII runs split into bytes), with the
+    /// wrapper's rules: a word moves to a fresh line when it does not fit
+    /// after the spaces before it (which are then dropped, and kept at a
+    /// paragraph's start), a wide cluster is a word of its own, a word
+    /// wider than a line is cut between clusters, rows are cut to the
+    /// width; a line's pieces are joined where their bytes and styles
+    /// continue each other. Written from the rules, not from the wrapper.
+    struct ReferenceWrapper {
+        let canvas: CellCanvas
+        let width: Int
+        let mode: WidthMode
+        var layout = Layout()
+        var pending: [Int64]?
+        var lineStart = 0
+        var lineWidth = 0
+        var spaces: [(Cluster, Style)] = []
+        var word: [(Cluster, Style)] = []
+        var paragraphStart = true
+        var glyphs: [UInt8] = []
+
+        /// The layout of `canvas`'s content at `width` columns.
+        static func layout(_ canvas: CellCanvas, width: Int, mode: WidthMode) -> Layout {
+            var reference = ReferenceWrapper(canvas: canvas, width: width, mode: mode)
+            return reference.run()
+        }
+
+        private init(canvas: CellCanvas, width: Int, mode: WidthMode) {
+            self.canvas = canvas
+            self.width = width
+            self.mode = mode
+        }
+
+        mutating func run() -> Layout {
+            for item in canvas.items {
+                switch item {
+                case let .text(start, end, style):
+                    var clusters: [Cluster] = []
+                    canvas.bytes.withUnsafeBufferPointer {
+                        DisplayWidth.clusters($0, Int(start)..<Int(end), mode: mode, into: &clusters)
+                    }
+                    for cluster in clusters { add(cluster, style) }
+                case .lineBreak:
+                    flush()
+                    spaces = []
+                    endLine()
+                    paragraphStart = true
+                case let .row(start, count):
+                    flush()
+                    spaces = []
+                    if lineWidth > 0 { endLine() }
+                    flushPending()
+                    for index in Int(start)..<(Int(start) + min(Int(count), width)) {
+                        let cell = canvas.blockCells[index]
+                        let glyphStart = canvas.bytes.count + glyphs.count
+                        Wrapper.blockGlyph(cell.codepoint, into: &glyphs)
+                        let style: Style = cell.flags & UInt32(CELLHOST_BLOCK_HAS_FG) != 0 ? .customForeground : []
+                        layout.pieces.append([Int64(glyphStart), Int64(canvas.bytes.count + glyphs.count), 1, Int64(style.rawValue)])
+                        lineWidth += 1
+                    }
+                    endLine()
+                    paragraphStart = true
+                }
+            }
+            flush()
+            flushPending()
+            if lineWidth > 0 || layout.lines.isEmpty || layout.pieces.count > lineStart { endLine() }
+            return layout
+        }
+
+        mutating func add(_ cluster: Cluster, _ style: Style) {
+            if cluster.isSpace {
+                flush()
+                spaces.append((cluster, style))
+            } else if cluster.isWide {
+                flush()
+                word = [(cluster, style)]
+                flush()
+            } else {
+                word.append((cluster, style))
+            }
+        }
+
+        mutating func flush() {
+            guard !word.isEmpty else { return }
+            let wordWidth = word.reduce(0) { $0 + Int($1.0.width) }
+            let spaceWidth = spaces.reduce(0) { $0 + Int($1.0.width) }
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
+                if keepSpaces { for (space, style) in spaces { emit(space, style) } }
+            } else if lineWidth > 0 {
+                endLine()
+            }
+            if lineWidth + wordWidth <= width {
+                for (cluster, style) in word { emit(cluster, style) }
+            } else {
+                cut()
+            }
+            word = []
+            spaces = []
+            paragraphStart = false
+        }
+
+        /// A word wider than a line, cut between clusters. Like the
+        /// wrapper, this measures again each stretch of the word's bytes in
+        /// one style (so a mark that starts an item joins the character
+        /// the item before ended with, as if appended together).
+        mutating func cut() {
+            var stretches: [(start: Int32, end: Int32, style: Style)] = []
+            for (cluster, style) in word {
+                if let last = stretches.last, last.end == cluster.start, last.style == style {
+                    stretches[stretches.count - 1].end = cluster.end
+                } else {
+                    stretches.append((cluster.start, cluster.end, style))
+                }
+            }
+            for stretch in stretches {
+                var clusters: [Cluster] = []
+                canvas.bytes.withUnsafeBufferPointer {
+                    DisplayWidth.clusters($0, Int(stretch.start)..<Int(stretch.end), mode: mode, into: &clusters)
+                }
+                for cluster in clusters {
+                    if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine() }
+                    emit(cluster, stretch.style)
+                }
+            }
+        }
+
+        mutating func emit(_ cluster: Cluster, _ style: Style) {
+            lineWidth += Int(cluster.width)
+            if var piece = pending, piece[1] == Int64(cluster.start), piece[3] == Int64(style.rawValue) {
+                piece[1] = Int64(cluster.end)
+                piece[2] += Int64(cluster.width)
+                pending = piece
+                return
+            }
+            flushPending()
+            pending = [Int64(cluster.start), Int64(cluster.end), Int64(cluster.width), Int64(style.rawValue)]
+        }
+
+        mutating func flushPending() {
+            if let piece = pending { layout.pieces.append(piece) }
+            pending = nil
+        }
+
+        mutating func endLine() {
+            flushPending()
+            layout.lines.append([Int32(lineStart), Int32(layout.pieces.count), Int32(lineWidth)])
+            lineStart = layout.pieces.count
+            lineWidth = 0
+        }
+    }
+
+    // MARK: The output buffer
+
+    func test_outputBufferCopies_andPadding_matchAppendingByteByByte() {
+        var generator = SystemRandomNumberGenerator()
+        let source = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for _ in 0..<300 {
+            let out = OutputBuffer(fd: -1)
+            var expected: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...40, using: &generator) {
+                if Bool.random(using: &generator) {
+                    let start = Int.random(in: 0..<source.count, using: &generator)
+                    let end = Int.random(in: start...min(source.count, start + 130), using: &generator)
+                    source.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+                    expected += source[start..<end]
+                } else {
+                    let spaces = Int.random(in: -2...70, using: &generator)
+                    out.appendSpaces(spaces)
+                    expected += [UInt8](repeating: 0x20, count: max(0, spaces))
+                }
+                XCTAssertEqual(out.count, expected.count)
+            }
+            XCTAssertEqual(out.bytes, expected)
+            if out.bytes != expected { return }
+        }
+        // Past the first 64 KiB the buffer grows: copies and padding go on across it.
+        let out = OutputBuffer(fd: -1)
+        var expected: [UInt8] = []
+        while expected.count < 70_000 {
+            source.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[3..<40])) }
+            out.appendSpaces(20)
+            expected += source[3..<40] + [UInt8](repeating: 0x20, count: 20)
+        }
+        XCTAssertEqual(out.bytes, expected)
+    }
+}
