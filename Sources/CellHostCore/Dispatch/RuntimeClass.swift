@@ -15,8 +15,10 @@ public final class Method {
     /// The implementation; `Method.unbound` until the class's library is
     /// opened (`RuntimeClass.ensureBound`), which happens before any look-up.
     var imp: UnsafeRawPointer
-    /// The class that implements it (for `super` sends).
-    public unowned let owner: RuntimeClass
+    /// The class that implements it (for `super` sends). Not counted (a
+    /// class lives as long as its runtime, as every method does), so reading
+    /// it on each call costs no reference counting.
+    public unowned(unsafe) let owner: RuntimeClass
     /// Set when the method implements a well-known selector: its encoding then
     /// equals the required one, so the direct-call fast path is exact.
     let wellKnown: WellKnownSelector?

@@ -18,8 +18,21 @@ public struct FallbackAttempt: Sendable, Equatable {
 /// The path a message took to the cell that rendered it.
 public struct Fallback: Sendable, Equatable {
     public var attempts: [FallbackAttempt]
-    /// Why the first choice did not render, in words.
-    public var reason: String
+
+    /// Why the first choice did not render, in words. Made when asked (only
+    /// `--format json` shows it), not for every message that fell back.
+    public var reason: String {
+        guard let first = attempts.first else { return "" }
+        switch first.result {
+        case "missing type": return "the message has no usable type"
+        case "unregistered": return "no renderer is registered for message class '\(first.messageClass)'"
+        case "declined": return "\(first.className ?? "?") declined the message"
+        case "disabled": return "\(first.className ?? "?") is disabled: \(first.detail ?? "")"
+        case "crashed": return "\(first.className ?? "?") " + (first.detail ?? "crashed")
+        default:
+            return "\(first.className ?? "?") returned an error" + (first.detail.map { ": \($0)" } ?? "")
+        }
+    }
 }
 
 /// Who rendered a message, and how it got there.
@@ -195,7 +208,7 @@ struct MessageRenderer {
 
     /// The outcome when the candidate at `step` rendered the message.
     func outcome(_ walk: ChainWalk, _ step: Registry.Step) -> RenderOutcome {
-        let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts, reason: reason(walk.attempts))
+        let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts)
         return RenderOutcome(cls: step.cls, messageClass: step.messageClass, fallback: fallback)
     }
 
@@ -204,25 +217,12 @@ struct MessageRenderer {
     func finishWithLastResort(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas) -> RenderOutcome {
         canvas.append(message.text ?? "[\(message.type)]", style: [])
         let outcome = RenderOutcome(cls: runtime.unknownMessageCell, messageClass: message.type,
-                                    fallback: Fallback(attempts: walk.attempts, reason: reason(walk.attempts)))
+                                    fallback: Fallback(attempts: walk.attempts))
         walk.outcome = outcome
         return outcome
     }
 
     static func attempt(_ step: Registry.Step, _ result: String) -> FallbackAttempt {
         FallbackAttempt(messageClass: step.messageClass, className: step.cls.name, pluginID: step.cls.pluginID, result: result)
-    }
-
-    private func reason(_ attempts: [FallbackAttempt]) -> String {
-        guard let first = attempts.first else { return "" }
-        switch first.result {
-        case "missing type": return "the message has no usable type"
-        case "unregistered": return "no renderer is registered for message class '\(first.messageClass)'"
-        case "declined": return "\(first.className ?? "?") declined the message"
-        case "disabled": return "\(first.className ?? "?") is disabled: \(first.detail ?? "")"
-        case "crashed": return "\(first.className ?? "?") " + (first.detail ?? "crashed")
-        default:
-            return "\(first.className ?? "?") returned an error" + (first.detail.map { ": \($0)" } ?? "")
-        }
     }
 }
