@@ -184,18 +184,22 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
-    /// Wrapping appends to the pieces and lines already there, counting
-    /// pieces from the end of the earlier ones.
-    func test_wrapper_appendsAfterEarlierPiecesAndLines() {
+    /// Wrapping replaces the layout the canvas held (`reset` leaves it):
+    /// wrapping again, or after a reset and new content, gives the layout
+    /// of that content alone.
+    func test_wrapper_replacesTheEarlierLayout() {
         let canvas = CellCanvas()
         canvas.append("one two three", style: [])
         Wrapper(width: 5).wrap(canvas)
         let first = Layout(canvas)
         Wrapper(width: 5).wrap(canvas)
-        let second = Layout(canvas)
-        let offset = Int32(first.pieces.count)
-        XCTAssertEqual(second.pieces, first.pieces + first.pieces)
-        XCTAssertEqual(second.lines, first.lines + first.lines.map { [$0[0] + offset, $0[1] + offset, $0[2]] })
+        XCTAssertEqual(Layout(canvas), first)
+        canvas.pieces.append(.padding(3))
+        canvas.reset()
+        canvas.append("four", style: .strong)
+        Wrapper(width: 5).wrap(canvas)
+        XCTAssertEqual(Layout(canvas).pieces, [[0, 4, 4, Int64(Style.strong.rawValue)]])
+        XCTAssertEqual(Layout(canvas).lines, [[0, 1, 4]])
     }
 
     /// The layout a wrapper leaves: pieces as [start, end, width, style]

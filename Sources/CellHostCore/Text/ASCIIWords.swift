@@ -100,6 +100,15 @@ enum ASCIIWords {
         return first(bytes, from: index, end: end) { $0 & highs }
     }
 
+    /// The end of the last word of `bytes[start..<end]` (the spaces after
+    /// it taken off), or `start` when it is all spaces.
+    @inline(__always)
+    static func endOfLastWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        var wordEnd = end
+        while wordEnd > start, bytes[wordEnd &- 1] == 0x20 { wordEnd &-= 1 }
+        return wordEnd
+    }
+
     /// The end of the last word of `bytes[start...]` that a space at or
     /// before `reach` follows (the spaces before that space taken off), or
     /// `start` when there is none: every word from `start` to there fits
