@@ -79,10 +79,12 @@ final class WrapFastPathTests: XCTestCase {
             }
         }
         sequences += [[0xE1, 0x96, 0x88], [0xE3, 0x96, 0x88], [0x61], [0x20], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80]]
-        let block: [UInt8] = [0xE2, 0x96, 0x88] // █
+        let blocks: [[UInt8]] = [[0xE2, 0x96, 0x88], [0xE2, 0x96, 0x81], [0xE2, 0x96, 0x9F], [0xE2, 0x94, 0x80], [0xE2, 0xA3, 0xBF]]
+        let block = blocks[0] // █
         for sequence in sequences {
-            for prefix in 0...2 {
-                let bytes = Array(repeating: block, count: prefix).flatMap { $0 } + sequence + block
+            // Runs of one to five symbols before it (pairs of block elements are checked at once).
+            for prefix in 0...5 {
+                let bytes = (0..<prefix).flatMap { blocks[($0 + sequence.count) % blocks.count] } + sequence + block
                 bytes.withUnsafeBufferPointer { buffer in
                     for end in 0...buffer.count {
                         XCTAssertEqual(CodePointProperties.narrowSymbolRunEnd(buffer, from: 0, end: end),

@@ -294,6 +294,10 @@ struct Wrapper {
         /// it. A word that reaches the end of the text may go on in the
         /// next item, so it is collected, as are spaces at the end, unless
         /// `wordEnds` says the word ends there.
+        ///
+        /// Not inlined: inside a function of its own size, the searches'
+        /// loads and comparisons are inlined (in `wrap` they were calls).
+        @inline(never)
         mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style,
                                wordEnds: Bool) {
             var index = start
@@ -314,7 +318,7 @@ struct Wrapper {
                     let room = width &- lineWidth
                     let lineEnd = wordEnds && end &- index <= room
                         ? ASCIIWords.endOfLastWord(bytes, from: index, end: end)
-                        : ASCIIWords.lastWordEnd(bytes, from: index, reach: min(index &+ room, end &- 1))
+                        : ASCIIWords.lastWordEnd(bytes, from: index, reach: index &+ room < end ? index &+ room : end &- 1)
                     if lineEnd > index {
                         emit(int32(index), int32(lineEnd), int32(lineEnd &- index), style)
                         paragraphStart = false

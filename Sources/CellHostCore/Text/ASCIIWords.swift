@@ -60,7 +60,10 @@ enum ASCIIWords {
         var index = start
         while index < end {
             let found = select(chunk(bytes, at: index))
-            if found != 0 { return min(index &+ found.trailingZeroBitCount &>> 3, end) }
+            if found != 0 {
+                let position = index &+ found.trailingZeroBitCount &>> 3
+                return position < end ? position : end
+            }
             index &+= 8
         }
         return end
@@ -118,7 +121,7 @@ enum ASCIIWords {
         var top = reach
         while top > start {
             // The last space in `low...top`, eight bytes at a time backwards.
-            let low = max(top &- 7, start &+ 1)
+            let low = top &- 7 > start ? top &- 7 : start &+ 1
             let found = spaces(chunk(bytes, at: low)) & leading(top &- low &+ 1)
             if found != 0 {
                 var wordEnd = low &+ (63 &- found.leadingZeroBitCount) &>> 3
