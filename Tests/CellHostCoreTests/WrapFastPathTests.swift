@@ -79,10 +79,12 @@ final class WrapFastPathTests: XCTestCase {
             }
         }
         sequences += [[0xE1, 0x96, 0x88], [0xE3, 0x96, 0x88], [0x61], [0x20], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80]]
-        let block: [UInt8] = [0xE2, 0x96, 0x88] // █
+        let blocks: [[UInt8]] = [[0xE2, 0x96, 0x88], [0xE2, 0x96, 0x81], [0xE2, 0x96, 0x9F], [0xE2, 0x94, 0x80], [0xE2, 0xA3, 0xBF]]
+        let block = blocks[0] // █
         for sequence in sequences {
-            for prefix in 0...2 {
-                let bytes = Array(repeating: block, count: prefix).flatMap { $0 } + sequence + block
+            // Runs of one to five symbols before it (pairs of block elements are checked at once).
+            for prefix in 0...5 {
+                let bytes = (0..<prefix).flatMap { blocks[($0 + sequence.count) % blocks.count] } + sequence + block
                 bytes.withUnsafeBufferPointer { buffer in
                     for end in 0...buffer.count {
                         XCTAssertEqual(CodePointProperties.narrowSymbolRunEnd(buffer, from: 0, end: end),
@@ -184,18 +186,22 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
-    /// Wrapping appends to the pieces and lines already there, counting
-    /// pieces from the end of the earlier ones.
-    func test_wrapper_appendsAfterEarlierPiecesAndLines() {
+    /// Wrapping replaces the layout the canvas held (`reset` leaves it):
+    /// wrapping again, or after a reset and new content, gives the layout
+    /// of that content alone.
+    func test_wrapper_replacesTheEarlierLayout() {
         let canvas = CellCanvas()
         canvas.append("one two three", style: [])
         Wrapper(width: 5).wrap(canvas)
         let first = Layout(canvas)
         Wrapper(width: 5).wrap(canvas)
-        let second = Layout(canvas)
-        let offset = Int32(first.pieces.count)
-        XCTAssertEqual(second.pieces, first.pieces + first.pieces)
-        XCTAssertEqual(second.lines, first.lines + first.lines.map { [$0[0] + offset, $0[1] + offset, $0[2]] })
+        XCTAssertEqual(Layout(canvas), first)
+        canvas.pieces.append(.padding(3))
+        canvas.reset()
+        canvas.append("four", style: .strong)
+        Wrapper(width: 5).wrap(canvas)
+        XCTAssertEqual(Layout(canvas).pieces, [[0, 4, 4, Int64(Style.strong.rawValue)]])
+        XCTAssertEqual(Layout(canvas).lines, [[0, 1, 4]])
     }
 
     /// The layout a wrapper leaves: pieces as [start, end, width, style]

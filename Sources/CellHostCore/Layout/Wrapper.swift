@@ -19,16 +19,17 @@ struct Wrapper {
         var items: [ContentItem] = []
         swap(&bytes, &canvas.bytes)
         swap(&items, &canvas.items)
-        var state = State(width: width, mode: mode, lists: canvas.wrapLists, pieceBase: canvas.pieces.count)
+        var state = State(width: width, mode: mode, lists: canvas.wrapLists)
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
         var glyphs: [UInt8] = []
         bytes.withUnsafeBufferPointer { bytes in
             items.withUnsafeBufferPointer { items in
-                for item in items {
-                    switch item {
+                for position in items.indices {
+                    switch items[position] {
                     case let .text(start, end, style):
-                        state.addText(bytes, Int(start)..<Int(end), style)
+                        state.addText(bytes, Int(start)..<Int(end), style,
+                                      wordEnds: Wrapper.endsWord(items, after: position, bytes))
                     case .lineBreak:
                         state.flushWord(bytes)
                         state.dropSpaces()
@@ -53,19 +54,29 @@ struct Wrapper {
             state.flushWord(bytes)
         }
         state.flushPending()
-        if state.lineWidth > 0 || (canvas.contentLines.isEmpty && state.lists.lines.isEmpty)
-            || state.lists.pieces.count > state.firstPiece {
+        if state.lineWidth > 0 || state.lists.lines.isEmpty || state.lists.pieces.count > state.firstPiece {
             state.endLine()
         }
         state.dropSpaces()
         if !glyphs.isEmpty { bytes.append(contentsOf: glyphs) }
-        canvas.pieces.append(contentsOf: state.lists.pieces.elements)
-        canvas.contentLines.append(contentsOf: state.lists.lines.elements)
+        // The layout replaces any earlier one (`reset` leaves them).
+        canvas.pieces.replaceSubrange(canvas.pieces.indices, with: state.lists.pieces.elements)
+        canvas.contentLines.replaceSubrange(canvas.contentLines.indices, with: state.lists.lines.elements)
         state.lists.pieces.removeAll()
         state.lists.lines.removeAll()
         canvas.wrapLists = state.lists
         swap(&bytes, &canvas.bytes)
         swap(&items, &canvas.items)
+    }
+
+    /// True when a word at the end of text item `position` ends there: no
+    /// text item follows, or the one that follows starts with a space. (A
+    /// word that goes on in the next item is collected until it ends.)
+    @inline(__always)
+    static func endsWord(_ items: UnsafeBufferPointer<ContentItem>, after position: Int,
+                         _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard position &+ 1 < items.count, case let .text(start, end, _) = items[position &+ 1] else { return true }
+        return end > start && bytes[Int(start)] == 0x20
     }
 
     /// One preformatted cell: a printable, one-column glyph (others become
@@ -151,8 +162,6 @@ struct Wrapper {
         let width: Int
         let mode: WidthMode
         var lists: Lists
-        /// The canvas's pieces before wrapping: lines count pieces from there.
-        let pieceBase: Int
         /// The first piece of the line being made, in `lists.pieces`.
         var firstPiece = 0
         var lineWidth = 0
@@ -166,11 +175,10 @@ struct Wrapper {
         var pending = Piece(start: -1, end: -1, width: 0, style: Style())
         var hasPending = false
 
-        init(width: Int, mode: WidthMode, lists: Lists, pieceBase: Int) {
+        init(width: Int, mode: WidthMode, lists: Lists) {
             self.width = width
             self.mode = mode
             self.lists = lists
-            self.pieceBase = pieceBase
             self.lists.word.removeAll()
             self.lists.spaces.removeAll()
             self.lists.pieces.removeAll()
@@ -241,21 +249,24 @@ struct Wrapper {
         /// unless that code point starts a cluster of its own (most do);
         /// ASCII after a non-ASCII cluster starts a cluster of its own (a
         /// prepend mark before it would have made the cluster go on).
-        mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style) {
+        ///
+        /// `wordEnds`: a word at the end of the text ends there
+        /// (`Wrapper.endsWord`).
+        mutating func addText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ style: Style, wordEnds: Bool) {
             var index = range.lowerBound
             let end = range.upperBound
             while index < end {
                 let nonASCII = ASCIIWords.firstNonASCII(bytes, from: index, end: end)
                 guard nonASCII < end else {
-                    addASCII(bytes, index, end, style)
+                    addASCII(bytes, index, end, style, wordEnds: wordEnds)
                     return
                 }
                 var scanner = ClusterScanner(bytes, nonASCII..<end, mode: mode)
                 if nonASCII > index {
                     if scanner.startsWithOwnCluster() {
-                        addASCII(bytes, index, nonASCII, style)
+                        addASCII(bytes, index, nonASCII, style, wordEnds: false)
                     } else {
-                        if nonASCII - 1 > index { addASCII(bytes, index, nonASCII - 1, style) }
+                        if nonASCII - 1 > index { addASCII(bytes, index, nonASCII - 1, style, wordEnds: false) }
                         scanner = ClusterScanner(bytes, (nonASCII - 1)..<end, mode: mode)
                     }
                 }
@@ -275,32 +286,53 @@ struct Wrapper {
 
         /// Adds the all-ASCII text `bytes[start..<end]`: what `add` does
         /// with the clusters `ClusterScanner` finds there (runs of spaces,
-        /// runs of other bytes), a word at a time, found eight bytes at a
-        /// time (`ASCIIWords`).
+        /// runs of other bytes), found eight bytes at a time (`ASCIIWords`).
         ///
-        /// A word that ends inside the item (a space follows it there) is
-        /// placed at once with the spaces before it, and after it as many
-        /// whole words as fit on the line, as one piece. A word that
-        /// reaches the end of the item may go on in the next one, so it is
-        /// collected, as are spaces at the end.
-        mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style) {
+        /// As many whole words as fit on the line (and the spaces between
+        /// them) are placed at once, as one piece; the word that does not
+        /// fit is placed with the spaces before it, the line ending before
+        /// it. A word that reaches the end of the text may go on in the
+        /// next item, so it is collected, as are spaces at the end, unless
+        /// `wordEnds` says the word ends there.
+        ///
+        /// Not inlined: inside a function of its own size, the searches'
+        /// loads and comparisons are inlined (in `wrap` they were calls).
+        @inline(never)
+        mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style,
+                               wordEnds: Bool) {
             var index = start
             if !lists.word.isEmpty {
                 // The word collected so far goes on up to the first space.
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: index, end: end)
                 if wordEnd > index { collectWord(index, wordEnd, style) }
-                guard wordEnd < end else { return }
+                guard wordEnd < end || wordEnds else { return }
                 placeWord(bytes)
                 index = wordEnd
             }
             while index < end {
+                // The words that fit on the line, when nothing is collected
+                // and the spaces before them stay (a word is on the line,
+                // or none is before them): all of them when they end the
+                // text, else up to the last space within reach.
+                if lists.spaces.isEmpty, lineWidth < width, lineWidth > 0 || bytes[index] != 0x20 {
+                    let room = width &- lineWidth
+                    let lineEnd = wordEnds && end &- index <= room
+                        ? ASCIIWords.endOfLastWord(bytes, from: index, end: end)
+                        : ASCIIWords.lastWordEnd(bytes, from: index, reach: index &+ room < end ? index &+ room : end &- 1)
+                    if lineEnd > index {
+                        emit(int32(index), int32(lineEnd), int32(lineEnd &- index), style)
+                        paragraphStart = false
+                        index = lineEnd
+                        guard index < end else { return }
+                    }
+                }
                 let wordStart = ASCIIWords.nextNonSpace(bytes, from: index, end: end)
                 guard wordStart < end else {
                     collectSpaces(index, end, style)
                     return
                 }
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: wordStart &+ 1, end: end)
-                guard wordEnd < end else {
+                guard wordEnd < end || wordEnds else {
                     if wordStart > index { collectSpaces(index, wordStart, style) }
                     collectWord(wordStart, end, style)
                     return
@@ -315,15 +347,6 @@ struct Wrapper {
                     placeWord(bytes)
                 }
                 index = wordEnd
-                // The words after it that fit on the line (a word is on it,
-                // so the spaces between them stay), at once.
-                if lineWidth < width {
-                    let lineEnd = ASCIIWords.lastWordEnd(bytes, from: index, reach: min(index &+ (width &- lineWidth), end &- 1))
-                    if lineEnd > index {
-                        emit(int32(index), int32(lineEnd), int32(lineEnd &- index), style)
-                        index = lineEnd
-                    }
-                }
             }
         }
 
@@ -366,8 +389,7 @@ struct Wrapper {
 
         mutating func endLine() {
             flushPending()
-            lists.lines.append(Line(firstPiece: int32(pieceBase &+ firstPiece), endPiece: int32(pieceBase &+ lists.pieces.count),
-                                    width: int32(lineWidth)))
+            lists.lines.append(Line(firstPiece: int32(firstPiece), endPiece: int32(lists.pieces.count), width: int32(lineWidth)))
             firstPiece = lists.pieces.count
             lineWidth = 0
         }

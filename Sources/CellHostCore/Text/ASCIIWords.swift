@@ -60,7 +60,10 @@ enum ASCIIWords {
         var index = start
         while index < end {
             let found = select(chunk(bytes, at: index))
-            if found != 0 { return min(index &+ found.trailingZeroBitCount &>> 3, end) }
+            if found != 0 {
+                let position = index &+ found.trailingZeroBitCount &>> 3
+                return position < end ? position : end
+            }
             index &+= 8
         }
         return end
@@ -100,6 +103,15 @@ enum ASCIIWords {
         return first(bytes, from: index, end: end) { $0 & highs }
     }
 
+    /// The end of the last word of `bytes[start..<end]` (the spaces after
+    /// it taken off), or `start` when it is all spaces.
+    @inline(__always)
+    static func endOfLastWord(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        var wordEnd = end
+        while wordEnd > start, bytes[wordEnd &- 1] == 0x20 { wordEnd &-= 1 }
+        return wordEnd
+    }
+
     /// The end of the last word of `bytes[start...]` that a space at or
     /// before `reach` follows (the spaces before that space taken off), or
     /// `start` when there is none: every word from `start` to there fits
@@ -109,7 +121,7 @@ enum ASCIIWords {
         var top = reach
         while top > start {
             // The last space in `low...top`, eight bytes at a time backwards.
-            let low = max(top &- 7, start &+ 1)
+            let low = top &- 7 > start ? top &- 7 : start &+ 1
             let found = spaces(chunk(bytes, at: low)) & leading(top &- low &+ 1)
             if found != 0 {
                 var wordEnd = low &+ (63 &- found.leadingZeroBitCount) &>> 3

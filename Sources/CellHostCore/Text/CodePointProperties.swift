@@ -50,19 +50,30 @@ struct CodePointProperties {
 
     /// The end of the run of narrow symbols (`isNarrowSymbol`, all three
     /// bytes long in UTF-8) that starts at `start`, within `end`: `start`
-    /// when there is none. Each symbol is checked on its bytes, as one
-    /// 24-bit number in one of two ranges (their second and third bytes
-    /// continuation bytes), with no decoding. Not inlined: a loop of its
-    /// own, with its own registers (a waveform or a bar is dozens long).
+    /// when there is none. Each symbol is checked on its bytes, read as one
+    /// big-endian number (lead byte, then two continuation bytes) in one of
+    /// two ranges, with no decoding. Not inlined: a loop of its own, with
+    /// its own registers (a waveform or a bar is dozens long).
     @inline(never)
     static func narrowSymbolRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
         guard let base = bytes.baseAddress, start >= 0, end <= bytes.count else { return start }
         var index = start
         while index &+ 3 <= end {
-            let third = UInt32(base[index &+ 2])
-            let sequence = UInt32(base[index]) << 16 | UInt32(base[index &+ 1]) << 8 | third
+            // Two block elements (U+2580–U+259F, E2 96 80–9F; waveforms
+            // and bars) at once, checked with one mask.
+            if index &+ 6 <= end, index &+ 8 <= bytes.count {
+                let pair = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if pair & 0xE0FF_FFE0_FFFF == 0x8096_E280_96E2 {
+                    index &+= 6
+                    continue
+                }
+            }
+            // Four bytes at once where the buffer has a fourth (the last one is dropped).
+            let sequence = index &+ 4 <= bytes.count
+                ? UInt32(bigEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)) &>> 8
+                : UInt32(base[index]) << 16 | UInt32(base[index &+ 1]) << 8 | UInt32(base[index &+ 2])
             // E2 94 80 – E2 96 9F is U+2500–U+259F, E2 A0 80 – E2 A3 BF is U+2800–U+28FF.
-            guard third & 0xC0 == 0x80,
+            guard sequence & 0xC0 == 0x80,
                   sequence &- 0xE2_9480 <= 0xE2_969F - 0xE2_9480 || sequence &- 0xE2_A080 <= 0xE2_A3BF - 0xE2_A080 else { break }
             index &+= 3
         }
