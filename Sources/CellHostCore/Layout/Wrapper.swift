@@ -12,19 +12,12 @@ struct Wrapper {
     var mode = WidthMode.grapheme
 
     func wrap(_ canvas: CellCanvas) {
-        // The content is moved out of the canvas for the call and back
-        // (`swap`): read through the class, each array would be retained
-        // and released around its use.
-        var bytes: [UInt8] = []
-        var items: [ContentItem] = []
-        swap(&bytes, &canvas.bytes)
-        swap(&items, &canvas.items)
         var state = State(width: width, mode: mode, lists: canvas.wrapLists)
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
         var glyphs: [UInt8] = []
-        bytes.withUnsafeBufferPointer { bytes in
-            items.withUnsafeBufferPointer { items in
+        canvas.bytes.withUnsafeBufferPointer { bytes in
+            canvas.items.withUnsafeBufferPointer { items in
                 for position in items.indices {
                     switch items[position] {
                     case let .text(start, end, style):
@@ -58,15 +51,13 @@ struct Wrapper {
             state.endLine()
         }
         state.dropSpaces()
-        if !glyphs.isEmpty { bytes.append(contentsOf: glyphs) }
+        if !glyphs.isEmpty { canvas.bytes.append(contentsOf: glyphs) }
         // The layout replaces any earlier one (`reset` leaves them).
         canvas.pieces.replaceSubrange(canvas.pieces.indices, with: state.lists.pieces.elements)
         canvas.contentLines.replaceSubrange(canvas.contentLines.indices, with: state.lists.lines.elements)
         state.lists.pieces.removeAll()
         state.lists.lines.removeAll()
         canvas.wrapLists = state.lists
-        swap(&bytes, &canvas.bytes)
-        swap(&items, &canvas.items)
     }
 
     /// True when a word at the end of text item `position` ends there: no
