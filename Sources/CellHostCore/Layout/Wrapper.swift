@@ -5,8 +5,9 @@ import CellHostABI
 /// around wide (CJK, emoji) characters; a word longer than a line is broken
 /// between grapheme clusters; rows are cut, never wrapped.
 ///
-/// Printable ASCII — most chat text — is taken a run of letters or spaces at
-/// a time instead of a cluster at a time; the result is the same.
+/// Printable ASCII — most chat text — is taken a word, or a line of words,
+/// at a time instead of a cluster at a time; the result is the same (a test
+/// compares). The layout replaces the canvas's pieces and content lines.
 struct Wrapper {
     let width: Int
     var mode = WidthMode.grapheme
@@ -110,7 +111,7 @@ struct Wrapper {
 
     /// The wrapper's work lists, kept by the canvas for their memory: the
     /// word and the spaces being collected, and the pieces and lines made
-    /// (appended to the canvas's arrays at the end, at once).
+    /// (put in the canvas's arrays at the end, at once).
     struct Lists {
         var word = UnsafeList<Segment>()
         var spaces = UnsafeList<Segment>()
@@ -434,7 +435,9 @@ struct Wrapper {
         /// between its clusters (an ASCII run between any two bytes).
         mutating func cut(_ segment: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
             // The segment starts at a cluster boundary, so scanning it again
-            // finds the clusters it was made of.
+            // finds the clusters it was made of (but where an item of the
+            // same style starts with a mark: measured with the bytes before
+            // it here, as if appended together).
             var scanner = ClusterScanner(bytes, Int(segment.start)..<Int(segment.end), mode: mode)
             while let cluster = scanner.next() {
                 if cluster.isRun {
