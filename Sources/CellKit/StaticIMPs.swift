@@ -105,7 +105,11 @@ enum StaticIMPs {
                  base.map { $0 + 4 * stride })
             withUnsafeMutablePointer(to: &pointers) { tuple in
                 tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 5) { arguments in
-                    Unmanaged<MethodBinding>.fromOpaque(raw).takeUnretainedValue().invoke(result, Arguments(arguments))
+                    // The slot keeps the binding alive for the process:
+                    // call it without a retain and release of its own.
+                    Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+                        $0.invoke(result, Arguments(arguments))
+                    }
                 }
             }
         }
