@@ -43,15 +43,8 @@ struct ClusterScanner {
     /// there, and can be measured without the scanner. It is then kept as
     /// the look-ahead, so the first call does not decode it again.
     mutating func startsWithOwnCluster() -> Bool {
-        guard position < end, bytes[position] >= 0x80,
-              let (value, length) = UTF8Repair.decodeValid(bytes, at: position) else { return false }
-        let properties = table.of(value)
-        guard mode == .wcwidth ? properties.width > 0 : properties.startsCluster else { return false }
-        lookaheadPosition = position
-        lookaheadLength = length
-        lookaheadValue = value
-        lookaheadProperties = properties
-        return true
+        guard position < end, bytes[position] >= 0x80 else { return false }
+        return keepsOwnCluster(at: position)
     }
 
     /// True when the code point at `index` (< end) starts a cluster of its
@@ -167,13 +160,20 @@ struct ClusterScanner {
     @inline(__always)
     private mutating func endsAlone(at next: Int) -> Bool {
         guard next < end, bytes[next] >= 0x80 else { return true }
-        guard let (following, followingLength) = UTF8Repair.decodeValid(bytes, at: next) else { return false }
-        let followingProperties = table.of(following)
-        guard mode == .wcwidth ? followingProperties.width > 0 : followingProperties.startsCluster else { return false }
-        lookaheadPosition = next
-        lookaheadLength = followingLength
-        lookaheadValue = following
-        lookaheadProperties = followingProperties
+        return keepsOwnCluster(at: next)
+    }
+
+    /// True when the non-ASCII code point at `index` (< end) is valid and
+    /// starts a cluster of its own; it is then kept as the look-ahead.
+    @inline(__always)
+    private mutating func keepsOwnCluster(at index: Int) -> Bool {
+        guard let (value, length) = UTF8Repair.decodeValid(bytes, at: index) else { return false }
+        let properties = table.of(value)
+        guard mode == .wcwidth ? properties.width > 0 : properties.startsCluster else { return false }
+        lookaheadPosition = index
+        lookaheadLength = length
+        lookaheadValue = value
+        lookaheadProperties = properties
         return true
     }
 
