@@ -85,6 +85,7 @@ public struct MediaFile: Sendable {
             let prefix = isAbsolute(path) || base.isEmpty ? 0 : base.count == 1 && base[0] == UInt8(ascii: "/") ? 1
                 : base.count + 1
             let count = prefix + path.count
+            if prefix > 1 { BaseDirectoryHandles.note(base) }
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { out in
                 if prefix > 1 { _ = out.initialize(fromContentsOf: base) }
                 if prefix > 0 { out[prefix - 1] = UInt8(ascii: "/") }
@@ -184,19 +185,27 @@ public enum MediaStat {
     /// problem; reads nothing.
     public static func identity(of path: String) -> Result<MediaFile.Identity, MediaFile.Problem> {
         guard isUsablePath(path) else { return .failure(.missing) }
-        return path.withCString(identity(ofCPath:))
+        return path.withCString { identity(ofCPath: $0) }
     }
 
     /// `identity(of:)` of a path as `MediaFile.withResolved` hands it
-    /// over: UTF-8 with a NUL after it.
+    /// over: UTF-8 with a NUL after it. Under a base directory that
+    /// `withResolved` resolved against, the path is looked up relative to
+    /// it (`BaseDirectoryHandles`).
     package static func identity(ofResolved path: UnsafeBufferPointer<UInt8>) -> Result<MediaFile.Identity, MediaFile.Problem> {
         guard let base = path.baseAddress, !path.isEmpty, memchr(base, 0, path.count) == nil else { return .failure(.missing) }
-        return identity(ofCPath: UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self))
+        let cPath = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+        guard let (directory, relative) = BaseDirectoryHandles.handle(for: path) else { return identity(ofCPath: cPath) }
+        return identity(ofCPath: cPath + relative, in: directory)
     }
 
-    private static func identity(ofCPath path: UnsafePointer<CChar>) -> Result<MediaFile.Identity, MediaFile.Problem> {
+    /// The identity of the regular file at `path`, relative to the
+    /// directory `directory` refers to (`AT_FDCWD`: the current one, or
+    /// none for an absolute path).
+    private static func identity(ofCPath path: UnsafePointer<CChar>, in directory: Int32 = AT_FDCWD)
+        -> Result<MediaFile.Identity, MediaFile.Problem> {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard fstatat(directory, path, &info, 0) == 0 else {
             return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable)
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
