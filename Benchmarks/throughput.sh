@@ -184,9 +184,12 @@ if [ "$DISPATCH_SHARE" = 1 ]; then
     # dynamic dispatch itself, and ffi_call's inclusive cost is everything
     # reached through a plugin IMP (the plugins' rendering work included).
     # The default (direct) mode is profiled too, for its total.
+    # Fixed hash seeds and one render thread: the same build counts the
+    # same instructions run after run (with random seeds and the wrapping
+    # split between two threads by timing, counts vary by about 0.3 %).
     for mode in ffi direct; do
         cg=$OUT/callgrind-$mode-$n.out
-        CELLHOST_DISPATCH=$mode valgrind --tool=callgrind --callgrind-out-file="$cg" \
+        SWIFT_DETERMINISTIC_HASHING=1 CELLHOST_THREADS=1 CELLHOST_DISPATCH=$mode valgrind --tool=callgrind --callgrind-out-file="$cg" \
             "$BIN" render --format plain --width 80 --me u-1 "$file" >/dev/null 2>"$cg.log" || {
             echo "!! valgrind ($mode) failed; see $cg.log" >&2; tail -n 5 "$cg.log" >&2; continue; }
         callgrind_annotate --auto=no --inclusive=yes --threshold=100 "$cg" >"$cg.incl.txt" 2>/dev/null || true
