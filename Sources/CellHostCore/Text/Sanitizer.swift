@@ -65,7 +65,13 @@ public enum Sanitizer {
                     let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
                     // A byte >= 0x80, < 0x20 (subtracting 0x20 borrows) or 0x7F (adding 1 carries).
                     let unsafe = (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
-                    if unsafe != 0 { break }
+                    if unsafe != 0 {
+                        // Its lowest set bit is the first such byte's (borrows
+                        // and carries only move up, and none leaves a printable
+                        // byte): the bytes before it are printable ASCII.
+                        position += unsafe.trailingZeroBitCount >> 3
+                        break
+                    }
                     position += 8
                 }
                 if position >= count { break }
@@ -73,6 +79,16 @@ public enum Sanitizer {
             let byte = input[position]
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
             if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
+            // A bar or a waveform: box drawing, block elements or braille,
+            // visible characters all, taken a run at a time on their bytes.
+            if byte == 0xE2, position + 1 < count, input[position + 1] &- 0x94 < 3 || input[position + 1] &- 0xA0 < 4 {
+                let symbolsEnd = CodePointProperties.narrowSymbolRunEnd(input, from: position, end: count)
+                if symbolsEnd > position {
+                    ascii = false
+                    position = symbolsEnd
+                    continue
+                }
+            }
             guard byte >= 0xC2, let (scalar, length) = UTF8Repair.decodeValid(input, at: position) else { break }
             guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
             ascii = false
