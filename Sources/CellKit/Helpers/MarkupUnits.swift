@@ -38,7 +38,7 @@ struct TextShape {
             // a text) in a tight loop.
             while i + 8 <= count {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                guard !Self.mayHoldMarkup(word) else { break }
+                guard word & Self.highBits == 0, !Self.mayHoldMarkup(word) else { break }
                 i += 8
             }
             if i >= count { break }
@@ -99,19 +99,17 @@ struct TextShape {
     /// The high bit of every byte.
     static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-    /// True when a byte of `word` is `*`, `:`, CR, in 0x5C...0x60 (`\ ] ^ _`
-    /// and `` ` ``) or from 0x80 (which the caller looks at on its own).
-    /// Adding 0x24 sets a byte's high bit from 0x5C up, adding 0x1F from 0x61
-    /// up (never carrying into the next byte below 0x80); the others are the
-    /// zero tests of `nonZeroLanes`, `*` (0x2A) and `:` (0x3A) in one, as
-    /// setting bit 4 makes both `:`. A byte from 0x80 sets its own high bit
-    /// (what the other lanes then give does not matter): the ASCII test and
-    /// the markup test are one.
+    /// For a word whose bytes are all below 0x80: true when a byte is `*`,
+    /// `:`, CR or in 0x5C...0x60 (`\ ] ^ _` and `` ` ``). Adding 0x24 sets a
+    /// byte's high bit from 0x5C up, adding 0x1F from 0x61 up (never carrying
+    /// into the next byte); the others are the zero tests of `nonZeroLanes`,
+    /// `*` (0x2A) and `:` (0x3A) in one, as setting bit 4 makes both `:`.
+    @inline(always)
     static func mayHoldMarkup(_ word: UInt64) -> Bool {
         let inRange = (word &+ lanes(0x80 - 0x5C)) & ~(word &+ lanes(0x80 - 0x61))
         let others = nonZeroLanes((word | lanes(0x10)) ^ lanes(UInt8(ascii: ":")))
             & nonZeroLanes(word ^ lanes(UInt8(ascii: "\r")))
-        return (inRange | ~others | word) & highBits != 0
+        return (inRange | ~others) & highBits != 0
     }
 
     /// `byte` in every byte.
