@@ -139,35 +139,36 @@ final class StringArena {
     static func hasControlByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let count = bytes.count
         var index = 0
         var flagged: UInt64 = 0
-        /// A byte below 0x20 (subtracting 0x20 borrows into its high bit
-        /// where the byte's own high bit is clear) or 0x7F (DEL bytes become
-        /// zero, and subtracting 1 borrows).
+        /// A byte below 0x20 (subtracting 0x20 leaves its high bit set) or
+        /// 0x7F (made zero by the XOR, subtracting 1 sets its high bit), of
+        /// a byte whose own high bit is clear: one mask of `~word` for both.
+        /// Borrows out of a byte come only from such a byte, so the answer
+        /// (any high bit at all) is exact.
         @inline(__always) func controls(_ word: UInt64) -> UInt64 {
-            let below = (word &- (0x20 &* ones)) & ~word
-            let del = word ^ 0x7F7F_7F7F_7F7F_7F7F
-            return below | ((del &- ones) & ~del)
+            ((word &- 0x20 &* ones) | ((word ^ 0x7F7F_7F7F_7F7F_7F7F) &- ones)) & ~word
+        }
+        @inline(__always) func word(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
         }
         // Sixteen bytes a turn, then eight.
-        while index + 16 <= bytes.count {
-            let first = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let second = UInt64(littleEndian: UnsafeRawPointer(base + index + 8).loadUnaligned(as: UInt64.self))
-            flagged |= controls(first) | controls(second)
-            index += 16
+        while index &+ 16 <= count {
+            flagged |= controls(word(index)) | controls(word(index &+ 8))
+            index &+= 16
         }
-        if index + 8 <= bytes.count {
-            flagged |= controls(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
-            index += 8
+        if index &+ 8 <= count {
+            flagged |= controls(word(index))
+            index &+= 8
         }
-        if index < bytes.count, bytes.count >= 8 {
+        if index < count, count >= 8 {
             // The last eight bytes, overlapping some already looked at, rather than a loop per byte.
-            let last = bytes.count - 8
-            flagged |= controls(UInt64(littleEndian: UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self)))
-            index = bytes.count
+            flagged |= controls(word(count &- 8))
+            index = count
         }
         if flagged & highs != 0 { return true }
-        while index < bytes.count {
+        while index < count {
             if bytes[index] < 0x20 || bytes[index] == 0x7F { return true }
             index += 1
         }

@@ -234,8 +234,9 @@ public final class CellCanvas {
                     return
                 }
                 if end > lineStart {
+                    // The whole text as one line was asked about above.
                     let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
-                    appendLine(line, style: style, sanitized: holdsSanitized(line))
+                    appendLine(line, style: style, sanitized: line.count < text.count && holdsSanitized(line))
                     if truncated {
                         countDropped(UnsafeBufferPointer(rebasing: text[index...]))
                         return
