@@ -194,6 +194,44 @@ final class SanitizerTests: XCTestCase {
             assertTerminalSafe(sanitize(bytes: input), input)
         }
     }
+
+    /// The safe-run scan's shortcuts (a word of ASCII cut at its first
+    /// unsafe byte, runs of box drawing, block elements and braille taken on
+    /// their bytes) against a scalar-by-scalar answer, on every prefix of
+    /// random text made of such pieces, their neighbours and broken ones.
+    func test_isSafe_matchesTheScalarByScalarAnswer() {
+        var random = SplitMix64(state: 0x5AFE_2026)
+        let pieces: [[UInt8]] = [
+            Array("ab".utf8), Array("x y".utf8), [0x0A], [0x09], [0x1B], [0x7F], [0x00], [0xFF], [0x80],
+            Array("é".utf8), Array("日".utf8), Array("─".utf8), Array("▁".utf8), Array("█".utf8),
+            Array("▟".utf8), Array("■".utf8), Array("⠀".utf8), Array("⣿".utf8), Array("⤀".utf8),
+            Array("…".utf8), Array("\u{200B}".utf8), Array("\u{202E}".utf8), Array("\u{2593}".utf8),
+            [0xE2, 0x96], [0xE2, 0x96, 0x41], [0xE2, 0xA0], [0xE2, 0x96, 0xC0], [0xE2, 0x93, 0xBF], [0xE2, 0xA4, 0x80],
+        ]
+        for _ in 0..<3_000 {
+            var input: [UInt8] = []
+            for _ in 0..<random.below(16) { input += pieces[random.below(pieces.count)] }
+            for end in 0...input.count {
+                let prefix = Array(input[..<end])
+                for keepingNewlines in [false, true] {
+                    let expected = Self.isSafeByScalars(prefix, keepingNewlines: keepingNewlines)
+                    XCTAssertEqual(prefix.withUnsafeBufferPointer { Sanitizer.isSafe($0, keepingNewlines: keepingNewlines) },
+                                   expected, "\(prefix) keeping newlines \(keepingNewlines)")
+                }
+            }
+        }
+    }
+
+    /// Valid UTF-8 of printable ASCII (and newlines, when kept) or of
+    /// visible characters from U+00A0: what the sanitizer leaves as it is.
+    private static func isSafeByScalars(_ bytes: [UInt8], keepingNewlines: Bool) -> Bool {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            let value = scalar.value
+            if value < 0x80 { return (value >= 0x20 && value < 0x7F) || (value == 0x0A && keepingNewlines) }
+            return value >= 0xA0 && !Sanitizer.isHiddenFormat(value)
+        }
+    }
 }
 
 /// `DisplayWidth`: terminal columns by grapheme cluster.

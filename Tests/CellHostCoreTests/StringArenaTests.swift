@@ -88,4 +88,35 @@ final class StringArenaTests: XCTestCase {
             }
         }
     }
+
+    /// The builder copies a span it holds sanitized as it is (a whole
+    /// append at once when it has no control byte): the content must be
+    /// what sanitizing every line gives, caps included, for spans of stored
+    /// strings with and without newlines, CRs, non-ASCII, and bytes a plugin
+    /// wrote into them.
+    func test_appendingHeldSpans_buildsWhatSanitizingGives() {
+        let texts = ["plain words", "Grüße 日本 ▁▂▃█", "two\nlines", "crlf\r\nend\r", "\n", "tail\n", "é\n\nx",
+                     String(repeating: "long line of text ", count: 8)]
+        for limits in [OutputLimits.standard, OutputLimits(rows: 2, bytes: 1 << 20), OutputLimits(rows: 100, bytes: 9)] {
+            let arena = StringArena()
+            let held = CellCanvas(), plain = CellCanvas()
+            held.limits = limits
+            plain.limits = limits
+            held.sanitizedSource = arena
+            for (index, text) in texts.enumerated() {
+                let stored = store(arena, text)
+                if index == 1 { UnsafeMutablePointer(mutating: stored.baseAddress!)[1] = 0x1B } // a plugin's write
+                for span in [stored, UnsafeBufferPointer(rebasing: stored[0..<min(3, stored.count)]),
+                             UnsafeBufferPointer(rebasing: stored[min(1, stored.count)...])] {
+                    held.append(span, style: .strong)
+                    plain.append(span, style: .strong)
+                }
+            }
+            XCTAssertEqual(held.bytes, plain.bytes, "\(limits)")
+            XCTAssertEqual(String(describing: held.items), String(describing: plain.items), "\(limits)")
+            XCTAssertEqual(held.truncated, plain.truncated, "\(limits)")
+            XCTAssertEqual(held.droppedLines, plain.droppedLines, "\(limits)")
+            XCTAssertEqual(held.lineEnds, plain.lineEnds, "\(limits)")
+        }
+    }
 }

@@ -35,7 +35,7 @@ final class TextFastPathTests: XCTestCase {
             let boundclass = Int32(utf8proc_get_property(codepoint).pointee.boundclass)
             XCTAssertEqual(properties.startsCluster, boundclass == Int32(UTF8PROC_BOUNDCLASS_OTHER.rawValue))
             XCTAssertEqual(properties.isPrepend, boundclass == Int32(UTF8PROC_BOUNDCLASS_PREPEND.rawValue))
-            XCTAssertEqual(properties.isHiddenFormat, Sanitizer.computeHiddenFormat(scalar))
+            XCTAssertEqual(properties.isHiddenFormat, Sanitizer.computeHiddenFormat(scalar, category: utf8proc_category(codepoint)))
             if properties.width != Int32(min(max(utf8proc_charwidth(codepoint), 0), 2)) { return }
         }
     }
@@ -264,7 +264,7 @@ enum ReferenceClusters {
             case 0x9D, 0x90, 0x98, 0x9E, 0x9F: position = Sanitizer.skipStringBody(input, position + length)
             case 0x80..<0xA0: Sanitizer.appendVisible(value, to: &output); position += length
             default:
-                if Sanitizer.computeHiddenFormat(value) {
+                if Sanitizer.computeHiddenFormat(value, category: utf8proc_category(Int32(bitPattern: value))) {
                     Sanitizer.appendVisible(value, to: &output)
                 } else {
                     output += input[position..<(position + length)]

@@ -91,7 +91,7 @@ public final class CellCanvas {
         get { sanitizedSourceReference?.takeUnretainedValue() }
         set { sanitizedSourceReference = newValue.map { Unmanaged.passUnretained($0) } }
     }
-    /// `sanitizedSource`, unretained (as `unowned(unsafe)` was): `appendLine`
+    /// `sanitizedSource`, unretained (as `unowned(unsafe)` was): `append`
     /// asks it without a retain and release.
     private var sanitizedSourceReference: Unmanaged<StringArena>?
     /// Line ends appended (line breaks and rows), for the row cap.
@@ -206,6 +206,14 @@ public final class CellCanvas {
     /// Appends text in `style`; '\n' starts a new line. Sanitized on the way
     /// in. Past the byte or row cap (`limits`) the text is only counted.
     func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
+        // A slice of the message's own strings with no control byte (so no
+        // '\n' or '\r'; TextCell's spans, a caption) is one line that needs
+        // no sanitizing: one pass over it, not a search for line ends and
+        // then a look for controls in each line.
+        if !truncated, holdsSanitized(text) {
+            appendLine(text, style: style, sanitized: true)
+            return
+        }
         var lineStart = 0
         var index = 0
         while index <= text.count {
@@ -226,7 +234,9 @@ public final class CellCanvas {
                     return
                 }
                 if end > lineStart {
-                    appendLine(UnsafeBufferPointer(rebasing: text[lineStart..<end]), style: style)
+                    // The whole text as one line was asked about above.
+                    let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
+                    appendLine(line, style: style, sanitized: line.count < text.count && holdsSanitized(line))
                     if truncated {
                         countDropped(UnsafeBufferPointer(rebasing: text[index...]))
                         return
@@ -246,17 +256,24 @@ public final class CellCanvas {
         }
     }
 
+    /// True when `text` is a span of the message's strings that sanitizing
+    /// would copy as it is (`StringArena.holdsSanitized`).
+    @inline(__always)
+    private func holdsSanitized(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        sanitizedSourceReference?._withUnsafeGuaranteedRef { $0.holdsSanitized(text) } == true
+    }
+
     /// Sanitizes one line of text (no '\n') into the content, within the
     /// byte cap: a line that would pass it is cut at a character boundary.
-    private func appendLine(_ line: UnsafeBufferPointer<UInt8>, style: Style) {
+    /// A `sanitized` line (`holdsSanitized`) is copied as it is.
+    private func appendLine(_ line: UnsafeBufferPointer<UInt8>, style: Style, sanitized: Bool) {
         let remaining = limits.bytes - contentBytes
         guard remaining > 0 else { drop(lineEnds: 0, open: true); return }
         let start = bytes.count
         // Sanitizing never shrinks printable text below the input's prefix
         // worth keeping: feed at most `remaining` bytes, then cut the output.
         let fed = min(line.count, remaining)
-        if fed == line.count,
-           sanitizedSourceReference?._withUnsafeGuaranteedRef({ $0.holdsSanitized(line) }) == true {
+        if fed == line.count, sanitized {
             bytes.append(contentsOf: line)
         } else {
             Sanitizer.sanitize(UnsafeBufferPointer(rebasing: line[..<fed]), into: &bytes)

@@ -120,15 +120,17 @@ struct CodePointProperties {
         return UnsafePointer<UInt8>(bitPattern: current).unsafelyUnwrapped
     }
 
-    /// The entry of one code point, from utf8proc.
+    /// The entry of one code point, from its utf8proc property record (read
+    /// once: `utf8proc_charwidth` and `utf8proc_category` each look it up
+    /// again and return one of its fields).
     static func compute(_ scalar: UInt32) -> UInt8 {
         if scalar >= 0xD800 && scalar < 0xE000 { return 0x1 }
-        let codepoint = Int32(bitPattern: scalar)
-        var bits = UInt8(clamping: min(max(utf8proc_charwidth(codepoint), 0), 2))
-        let boundclass = Int32(utf8proc_get_property(codepoint).pointee.boundclass)
+        let property = utf8proc_get_property(Int32(bitPattern: scalar)).pointee
+        var bits = UInt8(clamping: min(property.charwidth, 2))
+        let boundclass = Int32(property.boundclass)
         if boundclass == Int32(UTF8PROC_BOUNDCLASS_OTHER.rawValue) { bits |= 0x4 }
         if boundclass == Int32(UTF8PROC_BOUNDCLASS_PREPEND.rawValue) { bits |= 0x8 }
-        if Sanitizer.computeHiddenFormat(scalar) { bits |= 0x10 }
+        if Sanitizer.computeHiddenFormat(scalar, category: utf8proc_category_t(UInt32(property.category))) { bits |= 0x10 }
         return bits
     }
 }

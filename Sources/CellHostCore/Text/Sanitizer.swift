@@ -65,14 +65,40 @@ public enum Sanitizer {
                     let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
                     // A byte >= 0x80, < 0x20 (subtracting 0x20 borrows) or 0x7F (adding 1 carries).
                     let unsafe = (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
-                    if unsafe != 0 { break }
+                    if unsafe != 0 {
+                        // Its lowest set bit is the first such byte's (borrows
+                        // and carries only move up, and none leaves a printable
+                        // byte): the bytes before it are printable ASCII.
+                        position += unsafe.trailingZeroBitCount >> 3
+                        break
+                    }
                     position += 8
                 }
                 if position >= count { break }
+                if position + 8 > count, count >= 8 {
+                    // Fewer than eight bytes left: the last eight, shifted
+                    // past those looked at already (a carry or borrow from
+                    // them can only flag a safe byte, never hide one).
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
+                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                    let unsafe = ((word | (word &- 0x20 &* ones) | (word &+ ones)) & highs) >> UInt64(8 * (position + 8 - count))
+                    if unsafe == 0 { position = count; break }
+                    position += unsafe.trailingZeroBitCount >> 3
+                }
             }
             let byte = input[position]
             if byte >= 0x20 && byte < 0x7F { position += 1; continue }
             if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
+            // A bar or a waveform: box drawing, block elements or braille,
+            // visible characters all, taken a run at a time on their bytes.
+            if byte == 0xE2, position + 1 < count, input[position + 1] &- 0x94 < 3 || input[position + 1] &- 0xA0 < 4 {
+                let symbolsEnd = CodePointProperties.narrowSymbolRunEnd(input, from: position, end: count)
+                if symbolsEnd > position {
+                    ascii = false
+                    position = symbolsEnd
+                    continue
+                }
+            }
             guard byte >= 0xC2, let (scalar, length) = UTF8Repair.decodeValid(input, at: position) else { break }
             guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
             ascii = false
@@ -121,14 +147,14 @@ public enum Sanitizer {
         scalar >= 0xAD && scalar <= 0x10FFFF && CodePointProperties.of(scalar).isHiddenFormat
     }
 
-    /// `isHiddenFormat` from utf8proc (`CodePointProperties` keeps the answers).
-    static func computeHiddenFormat(_ scalar: UInt32) -> Bool {
+    /// `isHiddenFormat` of `scalar`, whose general category (utf8proc's) is
+    /// `category` (`CodePointProperties` keeps the answers).
+    static func computeHiddenFormat(_ scalar: UInt32, category: utf8proc_category_t) -> Bool {
         if scalar < 0xAD { return false }
         if scalar == 0x200C || scalar == 0x200D { return false }      // ZWNJ, ZWJ
         if scalar >= 0xE0020 && scalar <= 0xE007F { return false }    // emoji tag sequences
         if scalar == 0x2028 || scalar == 0x2029 { return true }       // line/paragraph separators
         if scalar >= 0xFFF9 && scalar <= 0xFFFB { return true }       // interlinear annotation
-        let category = utf8proc_category(Int32(bitPattern: scalar))
         return category == UTF8PROC_CATEGORY_CF
     }
 

@@ -83,18 +83,17 @@ public enum Waveform {
                             _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let count = max(0, width)
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, samples.count)) { finite in
-            // normalize: the finite samples, then their min and max.
+            // normalize: the finite samples and their min and max, in one
+            // pass (the first finite sample replaces both infinities).
             var n = 0
+            var low = Double.infinity, high = -Double.infinity
             for sample in samples where sample.isFinite {
                 finite[n] = sample
                 n += 1
+                if sample < low { low = sample }
+                if high < sample { high = sample }
             }
             guard n > 0, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            var low = finite[0], high = finite[0]
-            for k in 1..<max(1, n) {
-                if finite[k] < low { low = finite[k] }
-                if high < finite[k] { high = finite[k] }
-            }
             if high > low {
                 let range = high - low
                 for k in 0..<n { finite[k] = (finite[k] - low) / range }
