@@ -83,6 +83,20 @@ extension JSONDocument {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: input)
+        try parseBytes()
+    }
+
+    /// `parse(_:)` of bytes that `bytes` takes as they are, sharing their
+    /// buffer instead of copying it (a render slot's record, read once
+    /// more where the slot's reply-quote ring keeps it).
+    public mutating func parse(sharing input: [UInt8]) throws {
+        guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
+        bytes = input
+        try parseBytes()
+    }
+
+    /// Parses `bytes` onto the tape.
+    private mutating func parseBytes() throws {
         nodes.count = 0
         // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }

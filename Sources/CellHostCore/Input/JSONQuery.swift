@@ -469,26 +469,6 @@ extension JSONDocument {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// `string(index)`, or `previous` itself when the string's bytes are
-    /// the same: the fields that repeat from message to message (the type,
-    /// the sender) then make no new `String`.
-    func string(_ index: Int, reusing previous: String) -> String? {
-        let node = nodes[index]
-        guard node.kind == .string else { return nil }
-        guard !node.escaped else { return string(index) }
-        let length = Int(node.end - node.start)
-        guard previous.utf8.count == length else { return string(index) }
-        if length == 0 { return previous }
-        var previous = previous
-        let same = previous.withUTF8 { kept in
-            bytes.withUnsafeBufferPointer { all in
-                guard let mine = kept.baseAddress, let base = all.baseAddress else { return false }
-                return memcmp(mine, base + Int(node.start), length) == 0
-            }
-        }
-        return same ? previous : string(index)
-    }
-
     private func hex4(_ buffer: UnsafeBufferPointer<UInt8>, _ position: Int) -> UInt32 {
         var value: UInt32 = 0
         for offset in 0..<4 { value = value << 4 | (hexValue(buffer[position + offset]) ?? 0) }
