@@ -89,9 +89,9 @@ extension JSONDocument {
     /// `parse(_:)` of bytes that `bytes` takes as they are, sharing their
     /// buffer instead of copying it (a render slot's record, read once
     /// more where the slot's reply-quote ring keeps it).
-    public mutating func parse(sharing input: [UInt8]) throws {
+    public mutating func parse(sharing input: consuming [UInt8]) throws {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
-        bytes = input
+        bytes = consume input
         try parseBytes()
     }
 

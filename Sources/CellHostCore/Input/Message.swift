@@ -64,9 +64,9 @@ public final class Message {
     /// `load(_:me:days:)` of a record the caller keeps as it is while the
     /// message is in use (a render slot's): the document shares its buffer
     /// rather than copying it.
-    func load(sharing record: [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
+    func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
         arena.reset()
-        try document.parse(sharing: record)
+        try document.parse(sharing: consume record)
         try readFields(me: me, days: &days)
     }
 
@@ -98,8 +98,9 @@ public final class Message {
         id = fields.id.flatMap { document.string($0) ?? document.integer($0).map(String.init) } ?? ""
         if let sender = fields.sender {
             if document.kind(sender) == .object {
-                senderID = document.member(sender, "id").flatMap { senderIDs.string(document, $0) } ?? ""
-                senderName = document.member(sender, "name").flatMap { senderNames.string(document, $0) } ?? ""
+                let (idNode, nameNode) = document.members(sender, "id", "name")
+                senderID = idNode.flatMap { senderIDs.string(document, $0) } ?? ""
+                senderName = nameNode.flatMap { senderNames.string(document, $0) } ?? ""
             } else {
                 senderID = senderIDs.string(document, sender) ?? ""
                 senderName = ""
