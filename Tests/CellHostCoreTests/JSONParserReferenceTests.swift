@@ -100,6 +100,42 @@ final class JSONParserReferenceTests: XCTestCase {
         }
     }
 
+    /// Strings and keys around the one-word fast path (`shortStringEnd`,
+    /// `plainKey`): every content length up to 10 bytes, with an escape or
+    /// a stray quote at each place, spaces around the colon or not, and the
+    /// input cut at every byte.
+    func test_shortStringsAndKeys_parseLikeTheReference() {
+        var inputs: [String] = []
+        for length in 0...10 {
+            let plain = String(repeating: "k", count: length)
+            var contents = [plain]
+            for position in 0..<length {
+                var characters = Array(plain)
+                characters[position] = "\\"
+                contents.append(String(characters))
+                contents.append(String(characters) + "n")
+                characters[position] = "\""
+                contents.append(String(characters))
+            }
+            for content in contents {
+                inputs.append("\"\(content)\"")
+                inputs.append("[\"\(content)\",1]")
+                inputs.append("{\"\(content)\":1}")
+                inputs.append("{\"\(content)\": \"\(content)\"}")
+                inputs.append("{\"a\":1,\"\(content)\" :2}")
+            }
+        }
+        for text in inputs {
+            let input = Array(text.utf8)
+            for cut in 0...input.count {
+                let part = Array(input.prefix(cut))
+                let result = Self.describe(Self.parsed(part)), reference = Self.describe(Self.referenced(part))
+                XCTAssertEqual(result, reference, String(decoding: part, as: UTF8.self))
+                if result != reference { return }
+            }
+        }
+    }
+
     func test_nestingPastTheLimit_failsLikeTheReference() {
         for depth in [63, 64, 65, 100] {
             for open in ["[", "{\"a\":"] {

@@ -138,10 +138,16 @@ public final class RenderSession {
     }
 
     /// Parses a record into `slot` and readies it for its walk. Any thread.
-    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
+    /// Without `bytes`, the record is the slot's own `record` (a render
+    /// worker's), which the message then shares instead of copying.
+    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
-        try message.load(bytes, me: me, days: &host.runtime.state.days)
+        if let bytes {
+            try message.load(bytes, me: me, days: &host.runtime.state.days)
+        } else {
+            try message.load(sharing: slot.record, me: me, days: &host.runtime.state.days)
+        }
         slot.kind = .message
         slot.line = line
         slot.wrapped = false

@@ -292,7 +292,7 @@ final class RenderWorkers: @unchecked Sendable {
         defer { state.record = nil }
         slot.failure = nil
         do {
-            try slot.record.withUnsafeBufferPointer { try session.load(slot, $0, line: slot.line) }
+            try session.load(slot, line: slot.line)
             slot.recordIsMessage = true
         } catch {
             slot.failure = "\(error)"

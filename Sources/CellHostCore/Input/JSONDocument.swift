@@ -83,6 +83,20 @@ extension JSONDocument {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: input)
+        try parseBytes()
+    }
+
+    /// `parse(_:)` of bytes that `bytes` takes as they are, sharing their
+    /// buffer instead of copying it (a render slot's record, read once
+    /// more where the slot's reply-quote ring keeps it).
+    public mutating func parse(sharing input: consuming [UInt8]) throws {
+        guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
+        bytes = consume input
+        try parseBytes()
+    }
+
+    /// Parses `bytes` onto the tape.
+    private mutating func parseBytes() throws {
         nodes.count = 0
         // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
@@ -172,9 +186,14 @@ private struct TapeParser {
             let byte = base[p]
             switch byte {
             case UInt8(ascii: "\""):
-                let (after, escaped) = try Self.string(base, p, end)
-                tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
-                p = after
+                if let close = Self.shortStringEnd(base, p, end) {
+                    tape.append(.string, escaped: false, start: p + 1, end: close)
+                    p = close + 1
+                } else {
+                    let (after, escaped) = try Self.string(base, p, end)
+                    tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
+                    p = after
+                }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < JSONDocument.maximumDepth else {
                     throw Self.fail("nesting deeper than \(JSONDocument.maximumDepth) levels", at: p)
@@ -189,7 +208,7 @@ private struct TapeParser {
                     tape.close(Int(stack[depth].node), members: 0, end: p + 1)
                     p += 1
                 } else {
-                    if isObject { p = try Self.key(base, p, end, &tape) }
+                    if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
             case UInt8(ascii: "t"):
@@ -220,7 +239,7 @@ private struct TapeParser {
                 guard p < end else { throw Self.fail(isObject ? "unterminated object" : "unterminated array", at: p) }
                 if base[p] == UInt8(ascii: ",") {
                     p = Self.skipWhitespace(base, p + 1, end)
-                    if isObject { p = try Self.key(base, p, end, &tape) }
+                    if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
                 guard base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
@@ -271,24 +290,37 @@ private struct TapeParser {
         }
     }
 
+    /// The closing quote of the string whose opening quote is at `open`
+    /// when its content is at most seven bytes with no backslash (found in
+    /// one word); nil for any other string, which `string` reads. Most
+    /// keys and many values (ids, types, names) are such strings: this
+    /// small check is inlined where `string` is called.
+    @inline(__always)
+    static func shortStringEnd(_ base: UnsafePointer<UInt8>, _ open: Int, _ end: Int) -> Int? {
+        guard open + 9 <= end else { return nil }
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + open + 1).loadUnaligned(as: UInt64.self))
+        let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
+        guard stops != 0 else { return nil }
+        let close = open + 1 + stops.trailingZeroBitCount >> 3
+        return base[close] == UInt8(ascii: "\"") ? close : nil
+    }
+
+    /// The common member: a short plain key (`shortStringEnd`) at `p`,
+    /// the colon right after it and no whitespace before the value.
+    /// Appends the key and returns where the value starts; nil for any
+    /// other member (nothing appended), which `key` reads.
+    @inline(__always)
+    static func plainKey(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) -> Int? {
+        guard p < end, base[p] == UInt8(ascii: "\""), let close = shortStringEnd(base, p, end), close + 2 < end,
+              base[close + 1] == UInt8(ascii: ":"), !isWhitespace(base[close + 2]) else { return nil }
+        tape.append(.string, escaped: false, start: p + 1, end: close)
+        return close + 2
+    }
+
     /// A member's key and colon, from `p` (after whitespace): appends the
     /// key and returns where its value starts (after whitespace).
-    @inline(__always)
     static func key(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) throws -> Int {
         guard p < end, base[p] == UInt8(ascii: "\"") else { throw fail("expected a string key in object", at: p) }
-        // Most keys are short and plain: their closing quote is among the
-        // next eight bytes, with no backslash before it, and the colon and
-        // the value follow at once.
-        if p + 9 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + p + 1).loadUnaligned(as: UInt64.self))
-            let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
-            let close = p + 1 + stops.trailingZeroBitCount >> 3
-            if stops != 0, base[close] == UInt8(ascii: "\""), close + 2 < end, base[close + 1] == UInt8(ascii: ":"),
-               !isWhitespace(base[close + 2]) {
-                tape.append(.string, escaped: false, start: p + 1, end: close)
-                return close + 2
-            }
-        }
         let (after, escaped) = try string(base, p, end)
         tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
         let colon = skipWhitespace(base, after, end)

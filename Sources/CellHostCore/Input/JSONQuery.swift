@@ -76,6 +76,46 @@ extension JSONDocument {
         member(index, UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
     }
 
+    /// The values of `first` and `second` in the object at `index` (the
+    /// first of each, as `member` gives them), found in one pass over its
+    /// members: a message's sender is read for its `id` and `name`.
+    func members(_ index: Int, _ first: StaticString, _ second: StaticString) -> (Int?, Int?) {
+        if let decided = Self.members(nodes, bytes, index, first, second) { return decided }
+        return (member(index, first), member(index, second))
+    }
+
+    /// `members` over the tape and bytes (passed in as `member`'s are);
+    /// nil when a key with escapes had to be passed over (`member` then
+    /// compares keys decoded).
+    private static func members(_ nodes: Nodes, _ bytes: [UInt8], _ index: Int, _ first: StaticString,
+                                _ second: StaticString) -> (Int?, Int?)? {
+        nodes.withUnsafeBufferPointer { nodes in
+            bytes.withUnsafeBufferPointer { bytes -> (Int?, Int?)? in
+                let object = nodes[index]
+                guard object.kind == .object, let base = bytes.baseAddress else { return (nil, nil) }
+                func equals(_ name: Node, _ key: StaticString) -> Bool {
+                    Int(name.end &- name.start) == key.utf8CodeUnitCount
+                        && memcmp(base + Int(name.start), key.utf8Start, key.utf8CodeUnitCount) == 0
+                }
+                var found: (Int?, Int?) = (nil, nil)
+                var cursor = index + 1
+                for _ in 0..<object.count {
+                    let name = nodes[cursor]
+                    if name.escaped { return nil }
+                    if found.0 == nil, equals(name, first) {
+                        found.0 = cursor + 1
+                    } else if found.1 == nil, equals(name, second) {
+                        found.1 = cursor + 1
+                    }
+                    if found.0 != nil, found.1 != nil { break }
+                    let value = nodes[cursor + 1]
+                    cursor = value.kind == .array || value.kind == .object ? Int(value.next) : cursor + 2
+                }
+                return found
+            }
+        }
+    }
+
     /// Element `position` of the array at `index`: O(1) after the first
     /// indexed look-up into that array (`ArrayIndex`).
     public func element(_ index: Int, _ position: Int) -> Int? {
@@ -395,6 +435,7 @@ extension JSONDocument {
     }
 
     /// Raw bytes of a string without escapes, for fast comparisons; nil when escaped.
+    @inline(__always)
     func rawString(_ index: Int) -> Range<Int>? {
         let node = nodes[index]
         guard node.kind == .string, !node.escaped else { return nil }
@@ -467,26 +508,6 @@ extension JSONDocument {
         var output: [UInt8] = []
         appendString(index, to: &output)
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// `string(index)`, or `previous` itself when the string's bytes are
-    /// the same: the fields that repeat from message to message (the type,
-    /// the sender) then make no new `String`.
-    func string(_ index: Int, reusing previous: String) -> String? {
-        let node = nodes[index]
-        guard node.kind == .string else { return nil }
-        guard !node.escaped else { return string(index) }
-        let length = Int(node.end - node.start)
-        guard previous.utf8.count == length else { return string(index) }
-        if length == 0 { return previous }
-        var previous = previous
-        let same = previous.withUTF8 { kept in
-            bytes.withUnsafeBufferPointer { all in
-                guard let mine = kept.baseAddress, let base = all.baseAddress else { return false }
-                return memcmp(mine, base + Int(node.start), length) == 0
-            }
-        }
-        return same ? previous : string(index)
     }
 
     private func hex4(_ buffer: UnsafeBufferPointer<UInt8>, _ position: Int) -> UInt32 {

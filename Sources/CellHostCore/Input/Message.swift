@@ -36,6 +36,9 @@ public final class Message {
 
     /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
     private var days = RFC3339.DayCache()
+    /// The last values of `type`, `senderID` and `senderName`: a value that
+    /// comes back makes no new `String`.
+    private var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
     /// message is reset (the end of the call that received it).
@@ -55,6 +58,21 @@ public final class Message {
     func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?, days: inout RFC3339.DayCache) throws {
         arena.reset()
         try document.parse(bytes)
+        try readFields(me: me, days: &days)
+    }
+
+    /// `load(_:me:days:)` of a record the caller keeps as it is while the
+    /// message is in use (a render slot's): the document shares its buffer
+    /// rather than copying it.
+    func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
+        arena.reset()
+        try document.parse(sharing: consume record)
+        try readFields(me: me, days: &days)
+    }
+
+    /// Reads the fields the host needs from the document just parsed.
+    /// Throws when it is not an object.
+    private func readFields(me: String?, days: inout RFC3339.DayCache) throws {
         guard document.kind(JSONDocument.root) == .object else {
             let kind = document.kind(JSONDocument.root)
             throw JSONSyntaxError(offset: 0, reason: "expected a JSON object, found \(kind == .array ? "an array" : "a bare value")")
@@ -70,7 +88,7 @@ public final class Message {
         }
         textNode = fields.text
         reactionsNode = fields.reactions
-        if let node = fields.type, let value = document.string(node, reusing: type), !value.isEmpty, value.utf8.count <= 64 {
+        if let node = fields.type, let value = types.string(document, node), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
         } else {
@@ -80,10 +98,11 @@ public final class Message {
         id = fields.id.flatMap { document.string($0) ?? document.integer($0).map(String.init) } ?? ""
         if let sender = fields.sender {
             if document.kind(sender) == .object {
-                senderID = document.member(sender, "id").flatMap { document.string($0, reusing: senderID) } ?? ""
-                senderName = document.member(sender, "name").flatMap { document.string($0, reusing: senderName) } ?? ""
+                let (idNode, nameNode) = document.members(sender, "id", "name")
+                senderID = idNode.flatMap { senderIDs.string(document, $0) } ?? ""
+                senderName = nameNode.flatMap { senderNames.string(document, $0) } ?? ""
             } else {
-                senderID = document.string(sender) ?? ""
+                senderID = senderIDs.string(document, sender) ?? ""
                 senderName = ""
             }
         } else {

@@ -1,0 +1,94 @@
+import Glibc
+
+/// The last few distinct values of one string field of a message (its
+/// type, its sender's id or name), so that a value seen again makes no new
+/// `String`. The senders of a conversation take turns, and each `Message`
+/// of a render ring sees only every few messages of the stream, so the
+/// one previous value alone would rarely match.
+///
+/// An entry keeps the first 16 bytes of its value's UTF-8 as two words
+/// (`KeyWord`) beside the value: a candidate is compared by its length and
+/// two integers, and a longer one by a `memcmp` of the rest, never through
+/// a `String`. The candidate's raw bytes are compared with the value's own
+/// UTF-8, so a match is always right: bytes equal to valid UTF-8 decode to
+/// exactly that string (a value that was repaired when decoded is simply
+/// not matched by its original bytes).
+struct RecentStrings {
+    /// Values kept; the oldest is replaced when a new one comes.
+    static let capacity = 8
+
+    private struct Entry {
+        var length: Int
+        var low: UInt64
+        var high: UInt64
+        var value: String
+    }
+
+    private var entries: [Entry] = []
+    /// The entry a new value replaces once all are in use.
+    private var next = 0
+
+    init() {
+        entries.reserveCapacity(Self.capacity)
+    }
+
+    /// The decoded string at `index` of `document` (what `string(_:)`
+    /// gives): a kept value when its bytes are the same, else a new string,
+    /// kept. Nil when the node is not a string.
+    mutating func string(_ document: JSONDocument, _ index: Int) -> String? {
+        guard let range = document.rawString(index) else { return document.string(index) }
+        let length = range.count
+        return document.bytes.withUnsafeBufferPointer { all -> String in
+            guard let base = all.baseAddress else { return "" }
+            let start = base + range.lowerBound
+            let (low, high) = Self.words(base, range.lowerBound, length, count: all.count)
+            let found = entries.withUnsafeBufferPointer { entries -> Int? in
+                for position in entries.indices {
+                    let entry = entries[position]
+                    if entry.length == length, entry.low == low, entry.high == high,
+                       length <= 16 || Self.tailEquals(entry.value, start, length) {
+                        return position
+                    }
+                }
+                return nil
+            }
+            if let found { return entries[found].value }
+            let value = String(decoding: UnsafeBufferPointer(start: start, count: length), as: UTF8.self)
+            remember(value)
+            return value
+        }
+    }
+
+    /// Keeps `value`, in place of the oldest value once all entries are in use.
+    private mutating func remember(_ value: String) {
+        let kept = value.utf8.withContiguousStorageIfAvailable { utf8 -> Entry? in
+            guard let base = utf8.baseAddress else { return nil }
+            let (low, high) = Self.words(base, 0, utf8.count, count: utf8.count)
+            return Entry(length: utf8.count, low: low, high: high, value: value)
+        }
+        guard let entry = kept ?? nil else { return }
+        if entries.count < Self.capacity {
+            entries.append(entry)
+        } else {
+            entries[next] = entry
+            next = next + 1 == Self.capacity ? 0 : next + 1
+        }
+    }
+
+    /// The first 16 of the `length` bytes at `base + start` as two words
+    /// (zero past the end), in a buffer of `count` bytes.
+    @inline(__always)
+    private static func words(_ base: UnsafePointer<UInt8>, _ start: Int, _ length: Int, count: Int) -> (UInt64, UInt64) {
+        (KeyWord.of(base, start, length, count: count),
+         length > 8 ? KeyWord.of(base, start + 8, length - 8, count: count) : 0)
+    }
+
+    /// True when the bytes of `value`'s UTF-8 after the 16th equal those
+    /// at `start` (both are `length` bytes long).
+    private static func tailEquals(_ value: String, _ start: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard let base = utf8.baseAddress, utf8.count == length else { return false }
+            return memcmp(base + 16, start + 16, length - 16) == 0
+        } ?? false
+    }
+}

@@ -1,0 +1,67 @@
+import XCTest
+@testable import CellHostCore
+
+/// `RecentStrings` gives what `JSONDocument.string` gives, whether a value
+/// is new or kept from an earlier document, and `parse(sharing:)` parses as
+/// `parse(_:)` does.
+final class RecentStringsTests: XCTestCase {
+    /// JSON string contents (raw bytes between the quotes), including
+    /// values that differ only past 16 bytes or in one byte of a word,
+    /// invalid UTF-8, U+FFFD spelled out, escapes and the empty string.
+    private let values: [[UInt8]] = [
+        Array("text".utf8), Array("file".utf8), Array("u-1".utf8), Array("u-12".utf8), Array("Alice".utf8),
+        Array("Carol Nguyễn".utf8), Array("".utf8), Array("12345678".utf8), Array("123456789".utf8),
+        Array("1234567890123456".utf8), Array("12345678901234567".utf8), Array("1234567890123456x".utf8),
+        Array("a long sender name, well past sixteen bytes".utf8), Array("a long sender name, well past sixteen bytez".utf8),
+        [0xFF], [0xEF, 0xBF, 0xBD], Array("1234567890123456".utf8) + [0xFF, 0x61], Array("1234567890123456".utf8) + [0xEF, 0xBF],
+        Array("1234567890123456\u{FFFD}a".utf8), [0xF0, 0x9F, 0x98], Array("1234567890123456".utf8) + [0xF0, 0x9F, 0x98],
+        Array("1234567890123456".utf8) + [0xEF, 0xBF, 0xBD], Array("\\u00e9t\\u00e9".utf8), Array("line\\nbreak".utf8),
+        Array("été".utf8),
+    ]
+
+    private func document(_ content: [UInt8]) throws -> JSONDocument {
+        var document = JSONDocument()
+        try document.parse(sharing: [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")])
+        return document
+    }
+
+    func test_values_areWhatStringGives_newOrKept() throws {
+        var recent = RecentStrings()
+        var random = SplitMix64(state: 11)
+        // Enough turns for every value to be kept, matched and replaced (more values than entries).
+        for _ in 0..<2000 {
+            let document = try document(values[random.below(values.count)])
+            XCTAssertEqual(recent.string(document, JSONDocument.root), document.string(JSONDocument.root))
+        }
+    }
+
+    func test_aNodeThatIsNotAString_isNil() throws {
+        var recent = RecentStrings()
+        var document = JSONDocument()
+        try document.parse(sharing: Array("[1, null, {}]".utf8))
+        XCTAssertNil(recent.string(document, JSONDocument.root))
+        XCTAssertNil(recent.string(document, 1))
+        XCTAssertNil(recent.string(document, 2))
+    }
+
+    func test_parseSharing_isParse() throws {
+        for text in ["{\"a\": [1, 2, {\"b\": \"c\"}], \"d\": \"e\\u0041\"}", "  [true, false, null] ", "\"x\"", "{\"a\" 1}", "", "[1,]"] {
+            let bytes = Array(text.utf8)
+            var shared = JSONDocument(), copied = JSONDocument()
+            let sharedError = Result { try shared.parse(sharing: bytes) }
+            let copiedError = Result { try bytes.withUnsafeBufferPointer { try copied.parse($0) } }
+            switch (sharedError, copiedError) {
+            case (.success, .success):
+                XCTAssertEqual(shared.bytes, copied.bytes)
+                XCTAssertEqual(shared.nodes.all.map { [$0.kind.rawValue, $0.escaped ? 1 : 0] },
+                               copied.nodes.all.map { [$0.kind.rawValue, $0.escaped ? 1 : 0] })
+                XCTAssertEqual(shared.nodes.all.map { [$0.start, $0.end, $0.next, $0.count] },
+                               copied.nodes.all.map { [$0.start, $0.end, $0.next, $0.count] })
+            case let (.failure(shared), .failure(copied)):
+                XCTAssertEqual(shared as? JSONSyntaxError, copied as? JSONSyntaxError, text)
+            default:
+                XCTFail("parse(sharing:) and parse(_:) disagree on \(text)")
+            }
+        }
+    }
+}
