@@ -41,15 +41,17 @@ public final class CallState: @unchecked Sendable {
     /// lock (which every render thread would contend for).
     private var recentInstances = GenerationCache<ObjectIdentifier, CellObject>()
 
-    /// `runtime.conversation.instance(of:runtime:)`, through this thread's
-    /// small cache of the current conversation's instances.
-    func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
+    /// The handle of `runtime.conversation.instance(of:runtime:)`, through
+    /// this thread's small cache of the current conversation's instances,
+    /// which keeps the instance (so the handle costs no reference counting):
+    /// only this thread changes the cache, and only here.
+    func instanceHandle(of cls: RuntimeClass, runtime: Runtime) -> OpaquePointer {
         let conversation = runtime.conversation
         let id = ObjectIdentifier(cls)
-        if let object = recentInstances.value(for: id, generation: conversation.generation) { return object }
+        if let object = recentInstances.value(for: id, generation: conversation.generation) { return object.handle }
         let object = conversation.instance(of: cls, runtime: runtime)
         recentInstances.insert(object, for: id, generation: conversation.generation)
-        return object
+        return object.handle
     }
 
     /// The chains this thread looked up lately, by registry generation:
