@@ -31,7 +31,7 @@ private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, ho
                                   cache: UnsafeMutablePointer<ThreadCache>?,
                                   className: UnsafePointer<CChar>, object: OpaquePointer?,
                                   builder: OpaquePointer?, _ body: (RenderContext) -> T) -> T {
-    let token = Runtime.beginCall()
+    let token = Runtime.beginCall(cache: cache)
     defer { Runtime.endCall(token) }
     var renderContext = RenderContext(context, host: host, cache: cache)
     renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
