@@ -425,20 +425,30 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
         return ivars(object, classStruct)
     }
 
-    /// The box `object` holds now, if any.
-    func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
-        if Self.isStateless { return hasShared.load(ordering: .acquiring) ? shared : nil }
+    /// The box `object` holds now, if any, not retained: the instance's
+    /// variables (for a stateless type, `shared`) keep it.
+    func existingBox(for object: OpaquePointer?, host: Host) -> Unmanaged<Box<R>>? {
+        if Self.isStateless {
+            guard hasShared.load(ordering: .acquiring), let shared else { return nil }
+            return Unmanaged.passUnretained(shared)
+        }
         guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
-        return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
+        return Unmanaged<Box<R>>.fromOpaque(raw)
     }
 
-    /// The box of `object`, created on first use. A renderer reads a copy of
-    /// its value and stores it back after the call: it may re-enter CellKit
-    /// (through `send_super`) while it runs, so the box is never borrowed
-    /// across a call into it.
-    func box(for object: OpaquePointer?, host: Host) -> Box<R> {
-        if let box = existingBox(for: object, host: host) { return box }
-        return replaceBox(for: object, host: host)
+    /// Runs `body` with the box of `object`, created on first use. A box
+    /// that exists is lent without a retain and release: only
+    /// `conversationDidEnd:` (`releaseBox`), `conversationWillBegin:`
+    /// (`replaceBox`) and `deinit` (`removeAll`) drop one, never while a
+    /// method of the same instance runs, so a call costs no reference
+    /// counting on a box that render threads share (a stateless type's).
+    /// A renderer reads a copy of the box's value and stores it back after
+    /// the call: it may re-enter CellKit (through `send_super`) while it
+    /// runs, so the value is never borrowed across a call into it.
+    @inline(__always)
+    func withBox<T>(for object: OpaquePointer?, host: Host, _ body: (Box<R>) -> T) -> T {
+        if let box = existingBox(for: object, host: host) { return box._withUnsafeGuaranteedRef(body) }
+        return body(replaceBox(for: object, host: host))
     }
 
     /// A fresh box for `object`, made with `init()`, replacing (and
