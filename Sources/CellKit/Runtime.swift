@@ -93,13 +93,13 @@ enum Runtime {
             // and other threads' calls rarely meet a taken one.
             start = Int(truncatingIfNeeded: token) & mask
         }
-        let slots = callSlots
+        let slots = cache?.pointee.callSlots ?? callSlots
         for step in 0...mask {
             let index = (start &+ step) & mask
             if slots[index].token.load(ordering: .relaxed) == 0,
                slots[index].token.compareExchange(expected: 0, desired: token,
                                                   ordering: .acquiringAndReleasing).exchanged {
-                return CallToken(value: token, slot: index)
+                return CallToken(value: token, slot: slots + index)
             }
         }
         lock.locked { activeCalls.append(token) }
@@ -108,10 +108,10 @@ enum Runtime {
 
     /// The call `call` has returned.
     static func endCall(_ call: CallToken) {
-        if let index = call.slot {
+        if let slot = call.slotAddress {
             // Only this call's token is cleared: a second `endCall` finds
             // another call's token (or 0) and leaves it.
-            _ = callSlots[index].token.compareExchange(expected: call.value, desired: 0,
+            _ = slot.pointee.token.compareExchange(expected: call.value, desired: 0,
                                                        ordering: .acquiringAndReleasing)
             return
         }
@@ -129,8 +129,8 @@ enum Runtime {
     /// thread. A slot reused by a later call holds that call's token, never
     /// this one's.
     static func isActive(_ call: CallToken) -> Bool {
-        guard let index = call.slot else { return lock.locked { activeCalls.contains(call.value) } }
-        return callSlots[index].token.load(ordering: .acquiring) == call.value
+        guard let slot = call.slotAddress else { return lock.locked { activeCalls.contains(call.value) } }
+        return slot.pointee.token.load(ordering: .acquiring) == call.value
     }
 
     // MARK: Context strings
@@ -217,15 +217,23 @@ enum Runtime {
 struct CallToken: Equatable {
     /// Unique for the life of the plugin; never 0.
     let value: UInt64
-    /// The index in `Runtime.callSlots` of the slot holding `value`, or
-    /// `nil` when every slot was taken and the call is in `Runtime.activeCalls`.
-    let slot: Int?
+    /// The slot of `Runtime.callSlots` holding `value`, or `nil` when
+    /// every slot was taken and the call is in `Runtime.activeCalls`. Its
+    /// address, so ending the call reads no lazily made global.
+    let slotAddress: UnsafeMutablePointer<CallSlot>?
 
-    /// Only `beginCall` makes tokens, so `slot` is always an index of `callSlots`.
-    fileprivate init(value: UInt64, slot: Int?) {
+    /// Only `beginCall` makes tokens, so `slotAddress` is always in `callSlots`.
+    fileprivate init(value: UInt64, slot: UnsafeMutablePointer<CallSlot>?) {
         self.value = value
-        self.slot = slot
+        self.slotAddress = slot
     }
+
+    /// The index in `Runtime.callSlots` of the slot holding `value`, or `nil`.
+    var slot: Int? {
+        slotAddress.map { (Int(bitPattern: $0) - Int(bitPattern: Runtime.callSlots)) / MemoryLayout<CallSlot>.stride }
+    }
+
+    static func == (a: CallToken, b: CallToken) -> Bool { a.value == b.value && a.slotAddress == b.slotAddress }
 }
 
 /// One slot of `Runtime.callSlots`: the token of the call holding it, or 0.
@@ -252,6 +260,9 @@ struct ThreadCache {
     var extensionsTable: UnsafePointer<cellhost_host>?
     var extensionsGeneration: UInt64 = 0
     var extensions = HostExtensions.none
+    /// `Runtime.callSlots`, read once for the thread (the global is made
+    /// lazily, so each read of it checks that it was).
+    let callSlots = Runtime.callSlots
     /// The next call token of the block this thread reserved
     /// (`Runtime.beginCall`), and how many of the block are left.
     private var nextCallToken: UInt64 = 0

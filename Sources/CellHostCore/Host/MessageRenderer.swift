@@ -136,8 +136,11 @@ struct MessageRenderer {
     @discardableResult @inline(never)
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32,
                  state: CallState? = nil) -> PluginWorker? {
+        // The caller's state is borrowed; only a look-up makes one to hold.
+        guard let state else {
+            return advance(walk, message, into: canvas, width: width, flags: flags, state: runtime.state)
+        }
         let call = StepCall(message: message.handle, builder: BuilderHandle.handle(canvas), width: width, flags: flags)
-        let state = state ?? runtime.state
         canvas.sanitizedSource = message.arena
         defer { canvas.sanitizedSource = nil }
         while walk.outcome == nil && walk.next < walk.steps.count {
