@@ -22,8 +22,11 @@ public final class CallState: @unchecked Sendable {
     /// The record whose chain the thread is walking (for the crash diagnostic).
     var record: RenderSlot?
     /// While set, plugin log lines go to this record instead of to the
-    /// runtime's `diagnostics`.
-    var logCapture: RenderSlot?
+    /// runtime's `diagnostics`. Not retained: every setter clears it before
+    /// the record can go (a walk sets it for its own message), so setting it
+    /// per message costs no reference counting on a record the owning
+    /// thread's pipeline also holds.
+    unowned(unsafe) var logCapture: RenderSlot?
     /// What relative media paths resolve against (`cellhost_context.base_directory`).
     var baseDirectory: BaseDirectory
     /// The last error each plugin logged on this thread.

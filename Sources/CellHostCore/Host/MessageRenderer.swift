@@ -136,10 +136,9 @@ struct MessageRenderer {
     @discardableResult @inline(never)
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32,
                  state: CallState? = nil) -> PluginWorker? {
-        // The caller's state is borrowed; only a look-up makes one to hold.
-        guard let state else {
-            return advance(walk, message, into: canvas, width: width, flags: flags, state: runtime.state)
-        }
+        // The caller's state is lent for the walk (`state ?? runtime.state`
+        // made one to own: a retain and release a message).
+        guard let state else { return advanceLookingUpState(walk, message, into: canvas, width: width, flags: flags) }
         let call = StepCall(message: message.handle, builder: BuilderHandle.handle(canvas), width: width, flags: flags)
         canvas.sanitizedSource = message.arena
         defer { canvas.sanitizedSource = nil }
@@ -154,6 +153,14 @@ struct MessageRenderer {
             }
         }
         return nil
+    }
+
+    /// `advance` for a caller without the thread's state at hand. Not
+    /// inlined: merged into `advance`, the state of both paths would be owned.
+    @inline(never)
+    private func advanceLookingUpState(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int,
+                                       flags: UInt32) -> PluginWorker? {
+        advance(walk, message, into: canvas, width: width, flags: flags, state: runtime.state)
     }
 
     /// What every step of a message's walk passes to its calls.
