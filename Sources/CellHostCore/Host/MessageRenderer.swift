@@ -136,9 +136,11 @@ struct MessageRenderer {
     @discardableResult @inline(never)
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32,
                  state: CallState? = nil) -> PluginWorker? {
-        // The caller's state is lent for the walk (`state ?? runtime.state`
-        // made one to own: a retain and release a message).
-        guard let state else { return advanceLookingUpState(walk, message, into: canvas, width: width, flags: flags) }
+        // Not counted: a thread's state lives as long as its work (a
+        // worker's until it retires, the runtime's own with the runtime).
+        // (Not `state ?? runtime.state`, which copies the caller's.)
+        let lent: Unmanaged<CallState>
+        if let state { lent = Unmanaged.passUnretained(state) } else { lent = Unmanaged.passUnretained(runtime.state) }
         let call = StepCall(message: message.handle, builder: BuilderHandle.handle(canvas), width: width, flags: flags)
         canvas.sanitizedSource = message.arena
         defer { canvas.sanitizedSource = nil }
@@ -146,21 +148,13 @@ struct MessageRenderer {
             // Not counted: the walk keeps its steps, and a class lives as
             // long as its runtime, so a step costs no retain and release.
             let cls = Unmanaged.passUnretained(walk.steps[walk.next].cls)
-            if case .stop(let worker) = cls._withUnsafeGuaranteedRef({
-                tryStep(walk, $0, call, into: canvas, state: state)
+            if case .stop(let worker) = lent._withUnsafeGuaranteedRef({ state in
+                cls._withUnsafeGuaranteedRef { tryStep(walk, $0, call, into: canvas, state: state) }
             }) {
                 return worker
             }
         }
         return nil
-    }
-
-    /// `advance` for a caller without the thread's state at hand. Not
-    /// inlined: merged into `advance`, the state of both paths would be owned.
-    @inline(never)
-    private func advanceLookingUpState(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int,
-                                       flags: UInt32) -> PluginWorker? {
-        advance(walk, message, into: canvas, width: width, flags: flags, state: runtime.state)
     }
 
     /// What every step of a message's walk passes to its calls.
