@@ -31,7 +31,7 @@ private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, ho
                                   cache: UnsafeMutablePointer<ThreadCache>?,
                                   className: UnsafePointer<CChar>, object: OpaquePointer?,
                                   builder: OpaquePointer?, _ body: (RenderContext) -> T) -> T {
-    let token = Runtime.beginCall()
+    let token = Runtime.beginCall(cache: cache)
     defer { Runtime.endCall(token) }
     var renderContext = RenderContext(context, host: host, cache: cache)
     renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
@@ -63,13 +63,15 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
         let object = arguments.object
         let view = Message(handle: message, host: host)
         var cell = CellBuilder(handle: builder, host: host)
-        let box = cls.box(for: object, host: host)
-        var renderer = box.value
-        let outcome = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
-                                        builder: builder) { renderer.render(view, into: &cell, context: $0) }
-        // (`MemoryLayout<R>` rather than `ClassRuntime<R>.isStateless`: naming
-        // the generic class looks its metadata up, some 300 instructions a call.)
-        if MemoryLayout<R>.size != 0 { box.value = renderer }
+        let outcome = cls.withBox(for: object, host: host) { box in
+            var renderer = box.value
+            let outcome = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
+                                            builder: builder) { renderer.render(view, into: &cell, context: $0) }
+            // (`MemoryLayout<R>` rather than `ClassRuntime<R>.isStateless`: naming
+            // the generic class looks its metadata up, some 300 instructions a call.)
+            if MemoryLayout<R>.size != 0 { box.value = renderer }
+            return outcome
+        }
 
         switch outcome {
         case .rendered:
@@ -112,7 +114,7 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
         let object = arguments.object
-        let renderer = cls.box(for: object, host: host).value
+        let renderer = cls.withBox(for: object, host: host) { $0.value }
         return withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
                                  builder: nil) {
             renderer.canRender(Message(handle: message, host: host), context: $0)
@@ -143,7 +145,7 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
         let object = arguments.object
-        let renderer = cls.box(for: object, host: host).value
+        let renderer = cls.withBox(for: object, host: host) { $0.value }
         var cell = CellBuilder(handle: builder, host: host)
         let summarized = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
                                            builder: nil) {
@@ -197,7 +199,7 @@ final class DidEndMethod<R: MessageCellRenderer>: MethodBinding {
         guard let table = Runtime.host(of: arguments.context(2)) else { return }
         let host = Host(table)
         let object = arguments.object
-        if let hook, let box = cls.existingBox(for: object, host: host) {
+        if let hook, let box = cls.existingBox(for: object, host: host)?.takeUnretainedValue() {
             var renderer = box.value
             hook(&renderer)
             box.value = renderer

@@ -28,9 +28,13 @@ enum Runtime {
     /// did not find a free slot in `callSlots` (more than `callSlotCount`
     /// at once), innermost last. Normally empty.
     nonisolated(unsafe) static var activeCalls: [UInt64] = []
-    /// The last call token handed out; tokens are unique for the life of
-    /// the plugin (64 bits do not wrap) and never 0, which marks a free slot.
+    /// The last call token handed out, or reserved by a thread's
+    /// `ThreadCache` in a block; tokens are unique for the life of the
+    /// plugin (64 bits do not wrap) and never 0, which marks a free slot.
     static let lastCallToken = Atomic<UInt64>(0)
+    /// Counts the threads that made a `ThreadCache`, to spread their first
+    /// call slots (`ThreadCache.homeSlot`).
+    static let threadsSeen = Atomic<Int>(0)
     /// The calls in progress: `callSlotCount` slots, each holding the token
     /// of the call that claimed it, or 0. Allocated once, never freed, each
     /// slot on a cache line of its own, and reached by pointer, so a call
@@ -69,22 +73,33 @@ enum Runtime {
     // compare-exchange, so calls on different threads share no lock (and,
     // starting at different slots, mostly no cache line either). Only when
     // every slot is taken does a call go to the locked `activeCalls`, so a
-    // call always works.
+    // call always works. A thread with a `ThreadCache` takes its tokens
+    // from a block it reserved and starts at a slot of its own, so a call
+    // writes no cache line that calls on other threads write.
 
-    /// Marks a new call as in progress and returns its token.
-    static func beginCall() -> CallToken {
-        let token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
-        let slots = callSlots
+    /// Marks a new call as in progress and returns its token. `cache` is
+    /// the calling thread's (a caller that read it already passes it).
+    static func beginCall(cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> CallToken {
+        let token: UInt64
+        let start: Int
         let mask = callSlotCount - 1
-        // Consecutive calls start at consecutive slots, so nested calls and
-        // other threads' calls rarely meet a taken one.
-        let start = Int(truncatingIfNeeded: token) & mask
+        if let cache {
+            token = cache.pointee.takeCallToken()
+            // Nested calls (`send_super`) take the slots after it.
+            start = cache.pointee.homeSlot & mask
+        } else {
+            token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
+            // Consecutive calls start at consecutive slots, so nested calls
+            // and other threads' calls rarely meet a taken one.
+            start = Int(truncatingIfNeeded: token) & mask
+        }
+        let slots = cache?.pointee.callSlots ?? callSlots
         for step in 0...mask {
             let index = (start &+ step) & mask
             if slots[index].token.load(ordering: .relaxed) == 0,
                slots[index].token.compareExchange(expected: 0, desired: token,
                                                   ordering: .acquiringAndReleasing).exchanged {
-                return CallToken(value: token, slot: index)
+                return CallToken(value: token, slot: slots + index)
             }
         }
         lock.locked { activeCalls.append(token) }
@@ -93,10 +108,10 @@ enum Runtime {
 
     /// The call `call` has returned.
     static func endCall(_ call: CallToken) {
-        if let index = call.slot {
+        if let slot = call.slotAddress {
             // Only this call's token is cleared: a second `endCall` finds
             // another call's token (or 0) and leaves it.
-            _ = callSlots[index].token.compareExchange(expected: call.value, desired: 0,
+            _ = slot.pointee.token.compareExchange(expected: call.value, desired: 0,
                                                        ordering: .acquiringAndReleasing)
             return
         }
@@ -114,8 +129,8 @@ enum Runtime {
     /// thread. A slot reused by a later call holds that call's token, never
     /// this one's.
     static func isActive(_ call: CallToken) -> Bool {
-        guard let index = call.slot else { return lock.locked { activeCalls.contains(call.value) } }
-        return callSlots[index].token.load(ordering: .acquiring) == call.value
+        guard let slot = call.slotAddress else { return lock.locked { activeCalls.contains(call.value) } }
+        return slot.pointee.token.load(ordering: .acquiring) == call.value
     }
 
     // MARK: Context strings
@@ -126,6 +141,7 @@ enum Runtime {
     /// thread's `ThreadCache.current`, which the caller read once for the
     /// whole call) without a lock; under the lock from the shared caches
     /// when the thread has none.
+    @inline(__always)
     static func contextStrings(messageClass: UnsafePointer<CChar>?, baseDirectory: UnsafePointer<CChar>?,
                                cache: UnsafeMutablePointer<ThreadCache>?) -> (messageClass: String, baseDirectory: String) {
         if let cache {
@@ -201,15 +217,23 @@ enum Runtime {
 struct CallToken: Equatable {
     /// Unique for the life of the plugin; never 0.
     let value: UInt64
-    /// The index in `Runtime.callSlots` of the slot holding `value`, or
-    /// `nil` when every slot was taken and the call is in `Runtime.activeCalls`.
-    let slot: Int?
+    /// The slot of `Runtime.callSlots` holding `value`, or `nil` when
+    /// every slot was taken and the call is in `Runtime.activeCalls`. Its
+    /// address, so ending the call reads no lazily made global.
+    let slotAddress: UnsafeMutablePointer<CallSlot>?
 
-    /// Only `beginCall` makes tokens, so `slot` is always an index of `callSlots`.
-    fileprivate init(value: UInt64, slot: Int?) {
+    /// Only `beginCall` makes tokens, so `slotAddress` is always in `callSlots`.
+    fileprivate init(value: UInt64, slot: UnsafeMutablePointer<CallSlot>?) {
         self.value = value
-        self.slot = slot
+        self.slotAddress = slot
     }
+
+    /// The index in `Runtime.callSlots` of the slot holding `value`, or `nil`.
+    var slot: Int? {
+        slotAddress.map { (Int(bitPattern: $0) - Int(bitPattern: Runtime.callSlots)) / MemoryLayout<CallSlot>.stride }
+    }
+
+    static func == (a: CallToken, b: CallToken) -> Bool { a.value == b.value && a.slotAddress == b.slotAddress }
 }
 
 /// One slot of `Runtime.callSlots`: the token of the call holding it, or 0.
@@ -236,6 +260,33 @@ struct ThreadCache {
     var extensionsTable: UnsafePointer<cellhost_host>?
     var extensionsGeneration: UInt64 = 0
     var extensions = HostExtensions.none
+    /// `Runtime.callSlots`, read once for the thread (the global is made
+    /// lazily, so each read of it checks that it was).
+    let callSlots = Runtime.callSlots
+    /// The next call token of the block this thread reserved
+    /// (`Runtime.beginCall`), and how many of the block are left.
+    private var nextCallToken: UInt64 = 0
+    private var callTokensLeft: UInt64 = 0
+    /// Tokens reserved at once: one atomic add on the shared counter per
+    /// block instead of per call.
+    static let callTokenBlock: UInt64 = 1024
+    /// The slot of `Runtime.callSlots` this thread's calls try first:
+    /// threads start eight slots (cache lines) apart, so up to eight
+    /// threads, each with calls nested seven deep, never meet.
+    let homeSlot = Runtime.threadsSeen.wrappingAdd(1, ordering: .relaxed).oldValue &* 8
+
+    /// A call token no other call of the plugin has, from this thread's block.
+    mutating func takeCallToken() -> UInt64 {
+        if callTokensLeft == 0 {
+            let last = Runtime.lastCallToken.wrappingAdd(Self.callTokenBlock, ordering: .relaxed).newValue
+            nextCallToken = last &- Self.callTokenBlock &+ 1
+            callTokensLeft = Self.callTokenBlock
+        }
+        let token = nextCallToken
+        nextCallToken &+= 1
+        callTokensLeft &-= 1
+        return token
+    }
 
     /// The key of each thread's cache, made once (a Swift `static let` is
     /// initialized once, thread-safely); `nil` when the system has no key
@@ -295,8 +346,17 @@ struct CStringCache {
     /// The entry the next new string replaces once `entries` is full.
     private var next = 0
 
+    /// Inlined into every call's context (`Runtime.contextStrings`): a
+    /// string seen before costs its look-up only.
+    @inline(__always)
     mutating func string(_ text: UnsafePointer<CChar>) -> String {
         for index in entries.indices where entries[index].matches(text) { return entries[index].value }
+        return add(text)
+    }
+
+    /// A new entry for `text`, replacing a stale or the oldest one.
+    @inline(never)
+    private mutating func add(_ text: UnsafePointer<CChar>) -> String {
         let entry = Entry(pointer: text, value: String(cString: text),
                           bytes: ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1)))
         // The same pointer with other bytes: that entry is stale.
@@ -376,20 +436,30 @@ final class ClassRuntime<R: MessageCellRenderer>: AnyClassRuntime {
         return ivars(object, classStruct)
     }
 
-    /// The box `object` holds now, if any.
-    func existingBox(for object: OpaquePointer?, host: Host) -> Box<R>? {
-        if Self.isStateless { return hasShared.load(ordering: .acquiring) ? shared : nil }
+    /// The box `object` holds now, if any, not retained: the instance's
+    /// variables (for a stateless type, `shared`) keep it.
+    func existingBox(for object: OpaquePointer?, host: Host) -> Unmanaged<Box<R>>? {
+        if Self.isStateless {
+            guard hasShared.load(ordering: .acquiring), let shared else { return nil }
+            return Unmanaged.passUnretained(shared)
+        }
         guard let raw = slot(object, host)?.load(as: UnsafeMutableRawPointer?.self) else { return nil }
-        return Unmanaged<Box<R>>.fromOpaque(raw).takeUnretainedValue()
+        return Unmanaged<Box<R>>.fromOpaque(raw)
     }
 
-    /// The box of `object`, created on first use. A renderer reads a copy of
-    /// its value and stores it back after the call: it may re-enter CellKit
-    /// (through `send_super`) while it runs, so the box is never borrowed
-    /// across a call into it.
-    func box(for object: OpaquePointer?, host: Host) -> Box<R> {
-        if let box = existingBox(for: object, host: host) { return box }
-        return replaceBox(for: object, host: host)
+    /// Runs `body` with the box of `object`, created on first use. A box
+    /// that exists is lent without a retain and release: only
+    /// `conversationDidEnd:` (`releaseBox`), `conversationWillBegin:`
+    /// (`replaceBox`) and `deinit` (`removeAll`) drop one, never while a
+    /// method of the same instance runs, so a call costs no reference
+    /// counting on a box that render threads share (a stateless type's).
+    /// A renderer reads a copy of the box's value and stores it back after
+    /// the call: it may re-enter CellKit (through `send_super`) while it
+    /// runs, so the value is never borrowed across a call into it.
+    @inline(__always)
+    func withBox<T>(for object: OpaquePointer?, host: Host, _ body: (Box<R>) -> T) -> T {
+        if let box = existingBox(for: object, host: host) { return box._withUnsafeGuaranteedRef(body) }
+        return body(replaceBox(for: object, host: host))
     }
 
     /// A fresh box for `object`, made with `init()`, replacing (and

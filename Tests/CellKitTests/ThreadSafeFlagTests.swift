@@ -55,6 +55,29 @@ final class ThreadSafeFlagTests: XCTestCase {
         XCTAssertEqual(failures.count, 0)
     }
 
+    /// Call tokens are unique across threads, whether a thread takes them
+    /// from blocks of its own (`ThreadCache`, past a block's end too) or
+    /// from the shared counter (a thread without a cache).
+    func test_callTokens_areUniqueAcrossThreadsAndTheirBlocks() {
+        let perThread = Int(ThreadCache.callTokenBlock) * 2 + 10
+        let lock = NSLock()
+        var all: [UInt64] = []
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            var mine: [UInt64] = []
+            for _ in 0..<perThread {
+                let call = worker % 3 == 0 ? Runtime.beginCall(cache: nil) : Runtime.beginCall()
+                mine.append(call.value)
+                Runtime.endCall(call)
+            }
+            lock.lock()
+            all += mine
+            lock.unlock()
+        }
+        XCTAssertEqual(all.count, 6 * perThread)
+        XCTAssertEqual(Set(all).count, all.count)
+        XCTAssertFalse(all.contains(0))
+    }
+
     /// A token whose slot a later call took is still inactive.
     func test_aTokenIsInactiveAfterEndCall_evenWhenItsSlotIsReused() throws {
         let first = Runtime.beginCall()

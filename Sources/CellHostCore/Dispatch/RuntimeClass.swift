@@ -98,8 +98,10 @@ public final class RuntimeClass {
     /// in-process by an embedding program).
     public internal(set) var threadSafe = false
     private let concurrent = Atomic<Bool>(false)
-    /// Well-known selectors resolved once along the chain.
-    private var wellKnownCache: [Method?]?
+    /// Well-known selectors resolved once along the chain. Not counted:
+    /// `cache` holds each method (as its class's `methods` does), so the
+    /// render path reads them without reference counting.
+    private var wellKnownCache: [Unmanaged<Method>?]?
 
     init(name: String, pluginID: String, messageClasses: [String], rank: Int32, instanceSize: Int,
          selectors: SelectorTable) {
@@ -188,8 +190,17 @@ public final class RuntimeClass {
     /// The method for a well-known selector, resolved once.
     @inline(__always)
     func lookup(_ selector: WellKnownSelector) -> Method? {
+        unretainedLookup(selector)?.takeUnretainedValue()
+    }
+
+    /// `lookup(_:)` without a reference counted: for the render path, which
+    /// calls the method (`Unmanaged._withUnsafeGuaranteedRef`) with no
+    /// retain and release around the plugin call. A method lives as long as
+    /// its class (`cache` keeps it), and a class as long as its runtime.
+    @inline(__always)
+    func unretainedLookup(_ selector: WellKnownSelector) -> Unmanaged<Method>? {
         if let resolved = wellKnownCache { return resolved[selector.index] }
-        let resolved = WellKnownSelector.allCases.map { lookup($0.rawValue) }
+        let resolved = WellKnownSelector.allCases.map { lookup($0.rawValue).map { Unmanaged.passUnretained($0) } }
         wellKnownCache = resolved
         return resolved[selector.index]
     }

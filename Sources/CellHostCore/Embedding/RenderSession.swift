@@ -177,7 +177,9 @@ public final class RenderSession {
         let walk = renderer.start(message, reusing: slot.spareWalk, state: state)
         walk.order = order
         state.logCapture = slot
-        state.baseDirectory = slot.baseDirectory
+        // Nearly always the same directory: no retain and release of an
+        // object every slot shares.
+        if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
         defer { state.logCapture = nil }
         if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
             || walk.isPaused {

@@ -22,8 +22,11 @@ public final class CallState: @unchecked Sendable {
     /// The record whose chain the thread is walking (for the crash diagnostic).
     var record: RenderSlot?
     /// While set, plugin log lines go to this record instead of to the
-    /// runtime's `diagnostics`.
-    var logCapture: RenderSlot?
+    /// runtime's `diagnostics`. Not retained: every setter clears it before
+    /// the record can go (a walk sets it for its own message), so setting it
+    /// per message costs no reference counting on a record the owning
+    /// thread's pipeline also holds.
+    unowned(unsafe) var logCapture: RenderSlot?
     /// What relative media paths resolve against (`cellhost_context.base_directory`).
     var baseDirectory: BaseDirectory
     /// The last error each plugin logged on this thread.
@@ -41,15 +44,17 @@ public final class CallState: @unchecked Sendable {
     /// lock (which every render thread would contend for).
     private var recentInstances = GenerationCache<ObjectIdentifier, CellObject>()
 
-    /// `runtime.conversation.instance(of:runtime:)`, through this thread's
-    /// small cache of the current conversation's instances.
-    func instance(of cls: RuntimeClass, runtime: Runtime) -> CellObject {
+    /// The handle of `runtime.conversation.instance(of:runtime:)`, through
+    /// this thread's small cache of the current conversation's instances,
+    /// which keeps the instance (so the handle costs no reference counting):
+    /// only this thread changes the cache, and only here.
+    func instanceHandle(of cls: RuntimeClass, runtime: Runtime) -> OpaquePointer {
         let conversation = runtime.conversation
         let id = ObjectIdentifier(cls)
-        if let object = recentInstances.value(for: id, generation: conversation.generation) { return object }
+        if let object = recentInstances.value(for: id, generation: conversation.generation) { return object.handle }
         let object = conversation.instance(of: cls, runtime: runtime)
         recentInstances.insert(object, for: id, generation: conversation.generation)
-        return object
+        return object.handle
     }
 
     /// The chains this thread looked up lately, by registry generation:

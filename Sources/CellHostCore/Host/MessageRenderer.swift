@@ -131,79 +131,126 @@ struct MessageRenderer {
     /// be called concurrently (`RuntimeClass.isConcurrent`), `walk.next` at
     /// that step: the thread that owns the runtime goes on from there
     /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `start`.
-    @discardableResult
+    /// Never inlined, so that profiles show the walk as one function
+    /// (`Benchmarks/dispatch-share.py` counts dispatch from it).
+    @discardableResult @inline(never)
     func advance(_ walk: ChainWalk, _ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32,
                  state: CallState? = nil) -> PluginWorker? {
-        let builder = BuilderHandle.handle(canvas)
-        let state = state ?? runtime.state
+        // Not counted: a thread's state lives as long as its work (a
+        // worker's until it retires, the runtime's own with the runtime).
+        // (Not `state ?? runtime.state`, which copies the caller's.)
+        let lent: Unmanaged<CallState>
+        if let state { lent = Unmanaged.passUnretained(state) } else { lent = Unmanaged.passUnretained(runtime.state) }
+        let call = StepCall(message: message.handle, builder: BuilderHandle.handle(canvas), width: width, flags: flags)
         canvas.sanitizedSource = message.arena
         defer { canvas.sanitizedSource = nil }
         while walk.outcome == nil && walk.next < walk.steps.count {
-            let index = walk.next
-            let step = walk.steps[index]
-            if state.isWorker && !step.cls.isConcurrent { return nil }
-            if let supervisor {
-                if let reason = supervisor.disabledReason(step.cls, order: walk.order) {
-                    if let crashed = walk.crashes[index] {
-                        walk.attempts.append(crashed)
-                    } else {
-                        var skipped = Self.attempt(step, "disabled")
-                        skipped.detail = reason
-                        walk.attempts.append(skipped)
-                    }
-                    walk.next += 1
-                    continue
-                }
-                if let worker = supervisor.worker(for: step.cls) { return worker }
-            }
-            walk.next += 1
-            beforeStep?(index)
-            state.activeClass = step.cls
-            state.progress.step()
-            defer {
-                state.progress.step()
-                state.activeClass = nil
-            }
-            if let reason = step.cls.ensureBound() {
-                var failed = Self.attempt(step, "error")
-                failed.detail = reason
-                walk.attempts.append(failed)
-                continue
-            }
-            // Its library is open now: render workers may call it from here on.
-            if !state.isWorker && !step.cls.isConcurrent { step.cls.prepareForConcurrentCalls() }
-            let object = state.instance(of: step.cls, runtime: runtime)
-            let mark = canvas.mark
-            if let check = step.cls.lookup(.canRender) {
-                let accepted = runtime.withContext(for: check.owner, width: width, messageClass: step.messageClass, flags: flags,
-                                                    state: state) {
-                    runtime.dispatcher.canRender(check, receiver: object.handle, message: message.handle, context: $0)
-                }
-                if !accepted {
-                    walk.attempts.append(Self.attempt(step, "declined"))
-                    continue
-                }
-            }
-            guard let method = step.cls.lookup(.render) else { continue }
-            if !state.lastError.isEmpty { state.lastError[method.owner.pluginID] = nil }
-            let result = runtime.withContext(for: method.owner, width: width, messageClass: step.messageClass, flags: flags,
-                                              state: state) {
-                runtime.dispatcher.render(method, receiver: object.handle, message: message.handle, context: $0, builder: builder)
-            }
-            if result == Int32(CELLHOST_RENDERED) {
-                walk.outcome = outcome(walk, step)
-                return nil
-            }
-            canvas.rollBack(to: mark)
-            if result == Int32(CELLHOST_DECLINED) {
-                walk.attempts.append(Self.attempt(step, "declined"))
-            } else {
-                var failed = Self.attempt(step, "error")
-                failed.detail = state.lastError[method.owner.pluginID]
-                walk.attempts.append(failed)
+            // Not counted: the walk keeps its steps, and a class lives as
+            // long as its runtime, so a step costs no retain and release.
+            let cls = Unmanaged.passUnretained(walk.steps[walk.next].cls)
+            if case .stop(let worker) = lent._withUnsafeGuaranteedRef({ state in
+                cls._withUnsafeGuaranteedRef { tryStep(walk, $0, call, into: canvas, state: state) }
+            }) {
+                return worker
             }
         }
         return nil
+    }
+
+    /// What every step of a message's walk passes to its calls.
+    struct StepCall {
+        let message: OpaquePointer
+        let builder: OpaquePointer
+        let width: Int
+        let flags: UInt32
+    }
+
+    /// How `tryStep` left the walk.
+    enum StepResult {
+        /// The step was tried (or skipped): the walk goes on, unless it has an outcome.
+        case tried
+        /// The walk pauses at this step (`advance`'s result).
+        case stop(PluginWorker?)
+    }
+
+    /// Tries the step at `walk.next`, whose class is `cls`. Every class and
+    /// method here is borrowed (a method lives as long as its class, which
+    /// keeps it), so the calls into the plugin cost no reference counting.
+    private func tryStep(_ walk: ChainWalk, _ cls: RuntimeClass, _ call: StepCall, into canvas: CellCanvas,
+                         state: CallState) -> StepResult {
+        let index = walk.next
+        if state.isWorker && !cls.isConcurrent { return .stop(nil) }
+        if let supervisor {
+            if let reason = supervisor.disabledReason(cls, order: walk.order) {
+                if let crashed = walk.crashes[index] {
+                    walk.attempts.append(crashed)
+                } else {
+                    var skipped = Self.attempt(walk.steps[index], "disabled")
+                    skipped.detail = reason
+                    walk.attempts.append(skipped)
+                }
+                walk.next += 1
+                return .tried
+            }
+            if let worker = supervisor.worker(for: cls) { return .stop(worker) }
+        }
+        walk.next += 1
+        beforeStep?(index)
+        state.activeClass = cls
+        state.progress.step()
+        defer {
+            state.progress.step()
+            state.activeClass = nil
+        }
+        if let reason = cls.ensureBound() {
+            var failed = Self.attempt(walk.steps[index], "error")
+            failed.detail = reason
+            walk.attempts.append(failed)
+            return .tried
+        }
+        // Its library is open now: render workers may call it from here on.
+        if !state.isWorker && !cls.isConcurrent { cls.prepareForConcurrentCalls() }
+        let receiver = state.instanceHandle(of: cls, runtime: runtime)
+        let mark = canvas.mark
+        let directory = state.baseDirectory.pointer
+        let messageClass = walk.steps[index].messageClass
+        if let check = cls.unretainedLookup(.canRender) {
+            let accepted = runtime.messageClassCString(messageClass) { name in
+                check._withUnsafeGuaranteedRef { method in
+                    var context = runtime.context(for: method, width: call.width, messageClass: name, flags: call.flags,
+                                                  directory: directory)
+                    return runtime.dispatcher.canRender(method, receiver: receiver, message: call.message,
+                                                        context: &context)
+                }
+            }
+            if !accepted {
+                walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+                return .tried
+            }
+        }
+        guard let render = cls.unretainedLookup(.render) else { return .tried }
+        let result = runtime.messageClassCString(messageClass) { name in
+            render._withUnsafeGuaranteedRef { method in
+                if !state.lastError.isEmpty { state.lastError[method.owner.pluginID] = nil }
+                var context = runtime.context(for: method, width: call.width, messageClass: name, flags: call.flags,
+                                              directory: directory)
+                return runtime.dispatcher.render(method, receiver: receiver, message: call.message,
+                                                 context: &context, builder: call.builder)
+            }
+        }
+        if result == Int32(CELLHOST_RENDERED) {
+            walk.outcome = outcome(walk, walk.steps[index])
+            return .tried
+        }
+        canvas.rollBack(to: mark)
+        if result == Int32(CELLHOST_DECLINED) {
+            walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+        } else {
+            var failed = Self.attempt(walk.steps[index], "error")
+            failed.detail = render._withUnsafeGuaranteedRef { state.lastError[$0.owner.pluginID] }
+            walk.attempts.append(failed)
+        }
+        return .tried
     }
 
     /// The outcome when the candidate at `step` rendered the message.

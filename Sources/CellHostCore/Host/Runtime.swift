@@ -206,20 +206,38 @@ extension Runtime {
     /// has it passes it, saving a thread-local read per call).
     func withContext<T>(for cls: RuntimeClass, width: Int, messageClass: String, flags: UInt32,
                         state: CallState? = nil, _ body: (UnsafePointer<cellhost_context>) -> T) -> T {
-        let host = cls.hostTable ?? hostTable(for: cls.pluginID)
         let directory = (state ?? self.state).baseDirectory.pointer
         return messageClassCString(messageClass) { name in
-            var context = cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size),
-                                           width: UInt32(clamping: max(width, 0)),
-                                           flags: flags, reserved: 0, message_class: name, host: host,
-                                           base_directory: directory)
+            var context = self.context(for: cls, width: width, messageClass: name, flags: flags, directory: directory)
             return withUnsafePointer(to: &context) { body($0) }
+        }
+    }
+
+    /// The context of a call to a method of `cls`: its plugin's host
+    /// table, and strings the caller keeps valid for the call.
+    @inline(__always)
+    func context(for cls: RuntimeClass, width: Int, messageClass: UnsafePointer<CChar>, flags: UInt32,
+                 directory: UnsafePointer<CChar>) -> cellhost_context {
+        cellhost_context(struct_size: UInt32(MemoryLayout<cellhost_context>.size),
+                         width: UInt32(clamping: max(width, 0)),
+                         flags: flags, reserved: 0, message_class: messageClass,
+                         host: cls.hostTable ?? hostTable(for: cls.pluginID), base_directory: directory)
+    }
+
+    /// `context(for:…)` of the class implementing `method`. Its owner is
+    /// read without a retain: a class lives as long as its runtime.
+    @inline(__always)
+    func context(for method: Method, width: Int, messageClass: UnsafePointer<CChar>, flags: UInt32,
+                 directory: UnsafePointer<CChar>) -> cellhost_context {
+        Unmanaged.passUnretained(method.owner)._withUnsafeGuaranteedRef {
+            context(for: $0, width: width, messageClass: messageClass, flags: flags, directory: directory)
         }
     }
 
     /// The C string lives for the call only, so message classes taken from
     /// input (unbounded in number) are never interned.
-    private func messageClassCString<T>(_ name: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
+    @inline(__always)
+    func messageClassCString<T>(_ name: String, _ body: (UnsafePointer<CChar>) -> T) -> T {
         name.withCString(body)
     }
 }
