@@ -77,7 +77,8 @@ public final class RenderPipeline: @unchecked Sendable {
         self.diagnostics = diagnostics
         if parallel {
             workers = RenderWorkers(session: session, threads: threads, capacity: capacity, batch: batch,
-                                    byteBudget: byteBudget) { [unowned self] slot in writeInOrder(slot) }
+                                    byteBudget: byteBudget, source: source, baseDirectory: baseDirectory
+            ) { [unowned self] slot in writeInOrder(slot) }
         }
     }
 
@@ -133,9 +134,18 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     /// The input that records come from, named in diagnostics.
-    public var source = "<stdin>"
+    public var source = "<stdin>" { didSet { inputChanged() } }
     /// The directory relative media paths in those records resolve against.
-    public var baseDirectory = BaseDirectory.current
+    public var baseDirectory = BaseDirectory.current { didSet { inputChanged() } }
+    /// Changes with `source` and `baseDirectory`: a slot copies them only
+    /// when it holds those of another `input` (`RenderSlot.input`), since
+    /// the copies cost reference counting and they change once per input.
+    private var input = 0
+
+    private func inputChanged() {
+        input &+= 1
+        workers?.setInput(input, source: source, baseDirectory: baseDirectory)
+    }
     /// Records submitted whose `time` could not be read, and the first of
     /// them (its `source`, line and text); the caller resets them per input
     /// to report them.
@@ -169,13 +179,17 @@ public final class RenderPipeline: @unchecked Sendable {
     /// no JSON object is reported in its place instead (as the caller
     /// would report the error), and counted in `deferredProblems`.
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
-        if let workers {
-            workers.submit(bytes, line: line, source: source, baseDirectory: baseDirectory)
+        // `workers` is set once, in `init`: no reference counting.
+        if let workers = workers.map({ Unmanaged.passUnretained($0) }) {
+            workers._withUnsafeGuaranteedRef { $0.submit(bytes, line: line) }
             return
         }
         let slot = acquire()
-        slot.source = source
-        slot.baseDirectory = baseDirectory
+        if slot.input != input {
+            slot.source = source
+            slot.baseDirectory = baseDirectory
+            slot.input = input
+        }
         slot.line = line
         let state = session.host.runtime.mainState
         state.record = slot

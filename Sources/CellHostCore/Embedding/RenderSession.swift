@@ -16,6 +16,9 @@ final class RenderSlot {
     var source = "<stdin>"
     /// What relative media paths in it resolve against.
     var baseDirectory = BaseDirectory.current
+    /// The number of the input whose `source` and `baseDirectory` it holds
+    /// (`RenderPipeline.input`; -1: none yet).
+    var input = -1
     /// While its chain waits for a worker process: the walk, and what the
     /// worker needs to render it.
     var walk: ChainWalk?

@@ -42,7 +42,12 @@ final class RenderWorkers: @unchecked Sendable {
     private final class Flag: Sendable { let value = Atomic<Bool>(false) }
 
     private let session: RenderSession
-    private let slots: [RenderSlot]
+    /// The ring: `mask + 1` slots (a power of two), retained until
+    /// `deinit`. They are used unretained: each lives as long as the ring,
+    /// and retaining one would write its reference count, an atomic that
+    /// the other thread's core then has to fetch back.
+    private let slots: [Unmanaged<RenderSlot>]
+    private let mask: Int
     private let done: [Flag]
     private let threads: Int
     /// Whether workers wrap the content they render (else the owning
@@ -54,6 +59,14 @@ final class RenderWorkers: @unchecked Sendable {
     private let batch: Int
     private let byteBudget: Int
     private let emit: (RenderSlot) -> Void
+    /// The input records come from, what relative media paths in them
+    /// resolve against, and a number that changes with them
+    /// (`setInput`). A slot copies them only when the number changed since
+    /// it last did: the copies cost reference counting, on objects the
+    /// workers read too, and they change once per input.
+    private var source: String
+    private var baseDirectory: BaseDirectory
+    private var input = 0
     private let work = NSCondition()
     private let finished = NSCondition()
     private let ownerWaiting = Atomic<Bool>(false)
@@ -71,15 +84,23 @@ final class RenderWorkers: @unchecked Sendable {
 
     /// `emit` writes a finished slot, in input order, on the owning thread.
     init(session: RenderSession, threads: Int, capacity: Int, batch: Int, byteBudget: Int,
-         emit: @escaping (RenderSlot) -> Void) {
+         source: String, baseDirectory: BaseDirectory, emit: @escaping (RenderSlot) -> Void) {
         self.session = session
+        self.source = source
+        self.baseDirectory = baseDirectory
         self.threads = max(1, threads)
-        let count = max(2 * self.threads, capacity)
-        slots = (0..<count).map { _ in RenderSlot() }
+        var count = 2
+        while count < max(2 * self.threads, capacity) { count <<= 1 }
+        slots = (0..<count).map { _ in Unmanaged.passRetained(RenderSlot()) }
+        mask = count - 1
         done = (0..<count).map { _ in Flag() }
         self.batch = max(1, min(batch, count / 2))
         self.byteBudget = max(1, byteBudget)
         self.emit = emit
+    }
+
+    deinit {
+        for slot in slots { slot.release() }
     }
 
     /// Readies the thread-safe classes and starts the workers.
@@ -105,31 +126,43 @@ final class RenderWorkers: @unchecked Sendable {
     /// Bytes in flight as last counted (for tests).
     var bytesInFlightSeen: Int { bytesInFlight.load(ordering: .relaxed) }
 
+    /// The input the records submitted from now on come from; `input`
+    /// changes with it (`RenderPipeline` numbers them).
+    func setInput(_ input: Int, source: String, baseDirectory: BaseDirectory) {
+        self.input = input
+        self.source = source
+        self.baseDirectory = baseDirectory
+    }
+
     /// Queues a copy of a record for the workers. Slots the workers have
     /// finished are written first; when the ring or the byte budget is
     /// full, the oldest slot is waited for.
-    func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, source: String, baseDirectory: BaseDirectory) {
+    func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         returnFinished()
         while acquired - returned >= slots.count
                 || (acquired > returned && bytesInFlight.load(ordering: .relaxed) > byteBudget) {
             returnOldest()
         }
-        let index = acquired % slots.count
-        let slot = slots[index]
-        slot.record.removeAll(keepingCapacity: true)
-        if slot.record.capacity < bytes.count {
-            // Slots and the reply-quote ring trade buffers (`RecentRecords`):
-            // a buffer grown to a power of two fits most records that come
-            // after it, so a steady stream stops reallocating.
-            slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
+        let index = acquired & mask
+        slots[index]._withUnsafeGuaranteedRef { slot in
+            slot.record.removeAll(keepingCapacity: true)
+            if slot.record.capacity < bytes.count {
+                // Slots and the reply-quote ring trade buffers (`RecentRecords`):
+                // a buffer grown to a power of two fits most records that come
+                // after it, so a steady stream stops reallocating.
+                slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
+            }
+            slot.record.append(contentsOf: bytes)
+            slot.recordIsMessage = false
+            slot.line = line
+            if slot.input != input {
+                slot.source = source
+                slot.baseDirectory = baseDirectory
+                slot.input = input
+            }
+            slot.sequence = UInt64(acquired + 1)
+            slot.weight = bytes.count
         }
-        slot.record.append(contentsOf: bytes)
-        slot.recordIsMessage = false
-        slot.line = line
-        slot.source = source
-        slot.baseDirectory = baseDirectory
-        slot.sequence = UInt64(acquired + 1)
-        slot.weight = bytes.count
         bytesInFlight.add(bytes.count, ordering: .relaxed)
         done[index].value.store(false, ordering: .relaxed)
         acquired += 1
@@ -168,14 +201,14 @@ final class RenderWorkers: @unchecked Sendable {
 
     /// Writes the slots at the front of the ring that the workers have finished.
     private func returnFinished() {
-        while returned < published && done[returned % slots.count].value.load(ordering: .acquiring) {
+        while returned < published && done[returned & mask].value.load(ordering: .acquiring) {
             finishInOrder(returned)
         }
     }
 
     /// Writes the oldest slot in flight, waiting for its worker.
     private func returnOldest() {
-        let index = returned % slots.count
+        let index = returned & mask
         let flag = done[index]
         if !flag.value.load(ordering: .acquiring) {
             if published <= returned { publish() }
@@ -197,13 +230,14 @@ final class RenderWorkers: @unchecked Sendable {
 
     /// The owning thread's part of one slot, in input order.
     private func finishInOrder(_ position: Int) {
-        let slot = slots[position % slots.count]
         if crashed.load(ordering: .acquiring) == position + 1 { stopAtCrash() }
         returned = position + 1
-        let counted = slot.weight
-        emit(slot)
-        bytesInFlight.subtract(counted, ordering: .relaxed)
-        slot.releaseLargeBuffers()
+        slots[position & mask]._withUnsafeGuaranteedRef { slot in
+            let counted = slot.weight
+            emit(slot)
+            bytesInFlight.subtract(counted, ordering: .relaxed)
+            slot.releaseLargeBuffers()
+        }
     }
 
     // MARK: After a crash
@@ -274,8 +308,8 @@ final class RenderWorkers: @unchecked Sendable {
             claimed += count
             work.unlock()
             for position in first..<(first + count) {
-                let index = position % slots.count
-                prepare(slots[index], state)
+                let index = position & mask
+                slots[index]._withUnsafeGuaranteedRef { prepare($0, state) }
                 done[index].value.store(true, ordering: .sequentiallyConsistent)
             }
             if ownerWaiting.load(ordering: .sequentiallyConsistent) {
