@@ -370,9 +370,15 @@ final class RenderWorkers: @unchecked Sendable {
     private func prepare(_ slot: RenderSlot, _ state: CallState) {
         state.record = slot
         defer { state.record = nil }
-        slot.failure = nil
+        // Checked first: assigning releases the old value even when nil.
+        if slot.failure != nil { slot.failure = nil }
         do {
-            try slot.record.withUnsafeBufferPointer { try session.load(slot, $0, line: slot.line) }
+            // Opened for writing, though only read: a read-only view would
+            // retain and release the buffer, writes to a line that the
+            // owning thread reads and writes next.
+            try slot.record.withUnsafeMutableBufferPointer {
+                try session.load(slot, UnsafeBufferPointer($0), line: slot.line)
+            }
             slot.recordIsMessage = true
         } catch {
             slot.failure = "\(error)"
