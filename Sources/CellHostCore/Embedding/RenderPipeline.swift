@@ -57,6 +57,9 @@ public final class RenderPipeline: @unchecked Sendable {
     private var consumedBytesSeen = 0
     private var started = false
     /// Stage one on worker threads, when asked for (nil: the two-thread split).
+    /// Its `emit` calls `writeInOrder` on this pipeline unretained (an
+    /// `unowned` reference costs a retain and release per call): it is
+    /// called only from this pipeline's own methods, while it is alive.
     private var workers: RenderWorkers?
     /// Records a worker thread could not parse (reported in their place).
     public private(set) var deferredProblems = 0
@@ -76,9 +79,10 @@ public final class RenderPipeline: @unchecked Sendable {
         self.byteBudget = max(1, byteBudget)
         self.diagnostics = diagnostics
         if parallel {
+            let pipeline = Unmanaged.passUnretained(self)
             workers = RenderWorkers(session: session, threads: threads, capacity: capacity, batch: batch,
                                     byteBudget: byteBudget, source: source, baseDirectory: baseDirectory
-            ) { [unowned self] slot in writeInOrder(slot) }
+            ) { slot in pipeline._withUnsafeGuaranteedRef { $0.writeInOrder(slot) } }
         }
     }
 
@@ -191,9 +195,10 @@ public final class RenderPipeline: @unchecked Sendable {
             slot.input = input
         }
         slot.line = line
-        let state = session.host.runtime.mainState
-        state.record = slot
-        defer { state.record = nil }
+        // Reached through the session each time (all `let`s): a local
+        // would be retained and released around the calls.
+        session.host.runtime.mainState.record = slot
+        defer { session.host.runtime.mainState.record = nil }
         let done: Bool
         do {
             done = try session.begin(slot, bytes, line: line)
@@ -319,9 +324,10 @@ public final class RenderPipeline: @unchecked Sendable {
             diagnostics("\(slot.source):\(slot.line): \(failure)")
             return
         }
-        let state = session.host.runtime.mainState
-        state.record = slot
-        defer { state.record = nil }
+        // Reached through the session each time (all `let`s): a local
+        // would be retained and released around the calls.
+        session.host.runtime.mainState.record = slot
+        defer { session.host.runtime.mainState.record = nil }
         if slot.walk != nil { session.resume(slot) }
         countTime(slot)
         session.complete(slot)
