@@ -150,4 +150,32 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "zero"]), byDefault)
         XCTAssertEqual(RenderPipeline.threadCount(environment: ["CELLHOST_THREADS": "999"]), RenderPipeline.maximumThreads)
     }
+
+    /// A sleeping worker waits for a run of slots (`wakeAfter`), but is
+    /// woken at once when the caller's thread waits for it: a live stream
+    /// (the input waits after each record) still gets each message written
+    /// before the next is read, and runs shorter than a batch, submitted
+    /// between waits, are never left behind.
+    func test_inputIdle_writesEveryRecordSubmitted_beforeTheNextIsRead() throws {
+        for threads in [1, 4] {
+            let output = OutputBuffer(fd: -1)
+            let session = RenderSession(host: CellHost(), settings: settings, me: nil, output: output)
+            let pipeline = RenderPipeline(session: session, capacity: 16, batch: 4, threads: threads, diagnostics: { _ in })
+            pipeline.start()
+            var line = 0
+            for run in 0..<40 {
+                // Runs of 1 to 12 records: shorter and longer than a batch.
+                for _ in 0...(run % 12) {
+                    line += 1
+                    var record = #"{"type":"text","text":"record-\#(line)-end"}"#
+                    try record.withUTF8 { try pipeline.submit($0, line: line) }
+                }
+                pipeline.inputIdle()
+                let written = String(decoding: output.bytes, as: UTF8.self)
+                XCTAssertTrue(written.contains("record-\(line)-end"), "\(threads) threads: record \(line) written when idle")
+            }
+            pipeline.finish()
+            XCTAssertEqual(String(decoding: output.bytes, as: UTF8.self).components(separatedBy: "-end").count - 1, line)
+        }
+    }
 }

@@ -57,6 +57,9 @@ public final class RenderPipeline: @unchecked Sendable {
     private var consumedBytesSeen = 0
     private var started = false
     /// Stage one on worker threads, when asked for (nil: the two-thread split).
+    /// Its `emit` calls `writeInOrder` on this pipeline unretained (an
+    /// `unowned` reference costs a retain and release per call): it is
+    /// called only from this pipeline's own methods, while it is alive.
     private var workers: RenderWorkers?
     /// Records a worker thread could not parse (reported in their place).
     public private(set) var deferredProblems = 0
@@ -76,8 +79,10 @@ public final class RenderPipeline: @unchecked Sendable {
         self.byteBudget = max(1, byteBudget)
         self.diagnostics = diagnostics
         if parallel {
+            let pipeline = Unmanaged.passUnretained(self)
             workers = RenderWorkers(session: session, threads: threads, capacity: capacity, batch: batch,
-                                    byteBudget: byteBudget) { [unowned self] slot in writeInOrder(slot) }
+                                    byteBudget: byteBudget, source: source, baseDirectory: baseDirectory
+            ) { slot in pipeline._withUnsafeGuaranteedRef { $0.writeInOrder(slot) } }
         }
     }
 
@@ -133,9 +138,18 @@ public final class RenderPipeline: @unchecked Sendable {
     }
 
     /// The input that records come from, named in diagnostics.
-    public var source = "<stdin>"
+    public var source = "<stdin>" { didSet { inputChanged() } }
     /// The directory relative media paths in those records resolve against.
-    public var baseDirectory = BaseDirectory.current
+    public var baseDirectory = BaseDirectory.current { didSet { inputChanged() } }
+    /// Changes with `source` and `baseDirectory`: a slot copies them only
+    /// when it holds those of another `input` (`RenderSlot.input`), since
+    /// the copies cost reference counting and they change once per input.
+    private var input = 0
+
+    private func inputChanged() {
+        input &+= 1
+        workers?.setInput(input, source: source, baseDirectory: baseDirectory)
+    }
     /// Records submitted whose `time` could not be read, and the first of
     /// them (its `source`, line and text); the caller resets them per input
     /// to report them.
@@ -169,17 +183,22 @@ public final class RenderPipeline: @unchecked Sendable {
     /// no JSON object is reported in its place instead (as the caller
     /// would report the error), and counted in `deferredProblems`.
     public func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) throws {
-        if let workers {
-            workers.submit(bytes, line: line, source: source, baseDirectory: baseDirectory)
+        // `workers` is set once, in `init`: no reference counting.
+        if let workers = workers.map({ Unmanaged.passUnretained($0) }) {
+            workers._withUnsafeGuaranteedRef { $0.submit(bytes, line: line) }
             return
         }
         let slot = acquire()
-        slot.source = source
-        slot.baseDirectory = baseDirectory
+        if slot.input != input {
+            slot.source = source
+            slot.baseDirectory = baseDirectory
+            slot.input = input
+        }
         slot.line = line
-        let state = session.host.runtime.mainState
-        state.record = slot
-        defer { state.record = nil }
+        // Reached through the session each time (all `let`s): a local
+        // would be retained and released around the calls.
+        session.host.runtime.mainState.record = slot
+        defer { session.host.runtime.mainState.record = nil }
         let done: Bool
         do {
             done = try session.begin(slot, bytes, line: line)
@@ -305,9 +324,10 @@ public final class RenderPipeline: @unchecked Sendable {
             diagnostics("\(slot.source):\(slot.line): \(failure)")
             return
         }
-        let state = session.host.runtime.mainState
-        state.record = slot
-        defer { state.record = nil }
+        // Reached through the session each time (all `let`s): a local
+        // would be retained and released around the calls.
+        session.host.runtime.mainState.record = slot
+        defer { session.host.runtime.mainState.record = nil }
         if slot.walk != nil { session.resume(slot) }
         countTime(slot)
         session.complete(slot)

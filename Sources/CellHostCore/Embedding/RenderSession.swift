@@ -16,6 +16,9 @@ final class RenderSlot {
     var source = "<stdin>"
     /// What relative media paths in it resolve against.
     var baseDirectory = BaseDirectory.current
+    /// The number of the input whose `source` and `baseDirectory` it holds
+    /// (`RenderPipeline.input`; -1: none yet).
+    var input = -1
     /// While its chain waits for a worker process: the walk, and what the
     /// worker needs to render it.
     var walk: ChainWalk?
@@ -41,6 +44,13 @@ final class RenderSlot {
     /// copying the record into it.
     var recordIsMessage = false
     var failure: String?
+
+    /// Whether `outcome` is set, read without copying it (a copy retains
+    /// its class, an object that the render workers retain too).
+    var isRendered: Bool {
+        if case .some = outcome { return true }
+        return false
+    }
 
     /// After output: gives back what a large message made the slot grow.
     func releaseLargeBuffers() {
@@ -240,8 +250,10 @@ public final class RenderSession {
     /// Stage one, last part, in input order: the reply quote, and
     /// remembering the record for later quotes.
     func complete(_ slot: RenderSlot) {
-        // Only the class is needed: copying the whole outcome costs reference counting.
-        guard let cls = slot.outcome?.cls else { return }
+        // Only the class is needed, and unretained (the slot holds it; a
+        // retain would write its reference count, which the render workers
+        // write too): copying the whole outcome costs reference counting.
+        guard let cls = (slot.outcome?.cls).map(Unmanaged.passUnretained) else { return }
         if slot.walk != nil { slot.walk = nil }
         let message = slot.message
         if let replyTo = message.replyTo {
@@ -259,11 +271,13 @@ public final class RenderSession {
         }
         let recordBytes = message.document.bytes.count
         if !message.id.isEmpty {
-            if slot.recordIsMessage {
-                recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
-            } else {
-                message.document.bytes.withUnsafeBufferPointer {
-                    recent.remember(id: message.id, record: $0, renderedBy: cls)
+            cls._withUnsafeGuaranteedRef { cls in
+                if slot.recordIsMessage {
+                    recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
+                } else {
+                    message.document.bytes.withUnsafeBufferPointer {
+                        recent.remember(id: message.id, record: $0, renderedBy: cls)
+                    }
                 }
             }
         }
@@ -274,8 +288,9 @@ public final class RenderSession {
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
     /// only; must see the slots in input order.
     func emit(_ slot: RenderSlot) {
-        guard let outcome = slot.outcome else { return }
+        guard slot.isRendered else { return }
         if let html {
+            guard let outcome = slot.outcome else { return }
             // The browser wraps: the cell's content goes out as it was appended.
             html.write(slot.canvas, message: slot.message, outcome: outcome, quote: slot.quote.strings,
                        baseDirectory: slot.baseDirectory, to: output)
@@ -283,7 +298,7 @@ public final class RenderSession {
         }
         if !slot.wrapped { wrap(slot) }
         chrome.layout(slot.message, slot.canvas, quote: slot.message.replyTo == nil ? nil : slot.quote)
-        encoder.write(slot.canvas, message: slot.message, outcome: outcome, line: slot.line, to: output)
+        encoder.write(slot.canvas, message: slot.message, outcome: slot.outcome, line: slot.line, to: output)
     }
 
     /// Wraps the content of a rendered slot to the content width and caps
@@ -291,7 +306,7 @@ public final class RenderSession {
     /// so a render worker thread may do it (`--format html` leaves the
     /// wrapping to the browser).
     func wrap(_ slot: RenderSlot) {
-        guard html == nil, slot.outcome != nil else { return }
+        guard html == nil, slot.isRendered else { return }
         Wrapper(width: contentWidth, mode: settings.widthMode).wrap(slot.canvas)
         slot.canvas.capRows(width: contentWidth)
         slot.wrapped = true

@@ -31,18 +31,33 @@ import Synchronization
 /// thread takes back the oldest slot, waiting for it, while more are in
 /// flight; one record more, and what the workers are rendering, may pass).
 ///
+/// A side that runs out of work sleeps until a run of `wakeAfter` slots is
+/// ready for it, not one (a wake-up costs both threads a system call and a
+/// context switch), unless the other side would wait for it (the input
+/// would wait, a diagnostic, the end, a full ring): then at once.
+///
 /// Thread safety: a slot belongs to the owning thread until it is
 /// published, then to the worker that claims it until its `done` flag is
-/// set, then to the owning thread again. `published`, `claimed` and
-/// `stopping` are guarded by `work`; `done` flags and `ownerWaiting` are
+/// set, then to the owning thread again. `published`, `claimed`,
+/// `sleeping` and `stopping` are guarded by `work` (a worker counts itself
+/// in `sleeping` and checks for work under the lock that `publish` takes,
+/// so a wake-up is never lost); `done` flags and `ownerWaiting` are
 /// sequentially consistent atomics (the owner sets `ownerWaiting`, then
-/// reads a flag; a worker sets a flag, then reads `ownerWaiting`: one of
-/// them sees the other, so a wake-up is never lost).
+/// reads the flags it waits for; a worker sets a flag, then reads
+/// `ownerWaiting` and the flag it names: one of them sees the other, so a
+/// wake-up is never lost). Counters that change with every record are
+/// written by one side only (`ownedBytes`, `rendered`).
 final class RenderWorkers: @unchecked Sendable {
     private final class Flag: Sendable { let value = Atomic<Bool>(false) }
+    private final class Counter: Sendable { let value = Atomic<Int>(0) }
 
     private let session: RenderSession
-    private let slots: [RenderSlot]
+    /// The ring: `mask + 1` slots (a power of two), retained until
+    /// `deinit`. They are used unretained: each lives as long as the ring,
+    /// and retaining one would write its reference count, an atomic that
+    /// the other thread's core then has to fetch back.
+    private let slots: [Unmanaged<RenderSlot>]
+    private let mask: Int
     private let done: [Flag]
     private let threads: Int
     /// Whether workers wrap the content they render (else the owning
@@ -54,32 +69,63 @@ final class RenderWorkers: @unchecked Sendable {
     private let batch: Int
     private let byteBudget: Int
     private let emit: (RenderSlot) -> Void
+    /// The input records come from, what relative media paths in them
+    /// resolve against, and a number that changes with them
+    /// (`setInput`). A slot copies them only when the number changed since
+    /// it last did: the copies cost reference counting, on objects the
+    /// workers read too, and they change once per input.
+    private var source: String
+    private var baseDirectory: BaseDirectory
+    private var input = 0
     private let work = NSCondition()
     private let finished = NSCondition()
-    private let ownerWaiting = Atomic<Bool>(false)
-    /// Bytes of records submitted and content rendered, not yet written.
-    private let bytesInFlight = Atomic<Int>(0)
+    /// A side that sleeps is woken once this many slots are ready for it,
+    /// or at once when the other side would wait, drain or stop: each
+    /// wake-up costs both threads a system call and a context switch,
+    /// and the side that is ahead has that much work left meanwhile.
+    private let wakeAfter: Int
+    /// While the owning thread sleeps: the position + 1 of the slot that,
+    /// done after the oldest, wakes it (`waitForWorkers`); 0: awake.
+    private let ownerWaiting = Atomic<Int>(0)
+    /// Bytes of content the workers rendered, counted by them in an
+    /// allocation of its own: with the owning thread's `ownedBytes`, the
+    /// bytes in flight, without a counter that both sides write.
+    private let rendered = Counter()
     // Guarded by `work`:
     private var published = 0
     private var claimed = 0
     private var stopping = false
     private var running = 0
+    /// Workers waiting for slots.
+    private var sleeping = 0
     // The owning thread's:
     private var acquired = 0
     private var returned = 0
+    /// Bytes of records submitted less those of slots written (their
+    /// records and the content that `rendered` counted).
+    private var ownedBytes = 0
     private var states: [CallState] = []
 
     /// `emit` writes a finished slot, in input order, on the owning thread.
     init(session: RenderSession, threads: Int, capacity: Int, batch: Int, byteBudget: Int,
-         emit: @escaping (RenderSlot) -> Void) {
+         source: String, baseDirectory: BaseDirectory, emit: @escaping (RenderSlot) -> Void) {
         self.session = session
+        self.source = source
+        self.baseDirectory = baseDirectory
         self.threads = max(1, threads)
-        let count = max(2 * self.threads, capacity)
-        slots = (0..<count).map { _ in RenderSlot() }
+        var count = 2
+        while count < max(2 * self.threads, capacity) { count <<= 1 }
+        slots = (0..<count).map { _ in Unmanaged.passRetained(RenderSlot()) }
+        mask = count - 1
         done = (0..<count).map { _ in Flag() }
         self.batch = max(1, min(batch, count / 2))
+        wakeAfter = count / 2
         self.byteBudget = max(1, byteBudget)
         self.emit = emit
+    }
+
+    deinit {
+        for slot in slots { slot.release() }
     }
 
     /// Readies the thread-safe classes and starts the workers.
@@ -103,37 +149,51 @@ final class RenderWorkers: @unchecked Sendable {
     var threadCount: Int { threads }
 
     /// Bytes in flight as last counted (for tests).
-    var bytesInFlightSeen: Int { bytesInFlight.load(ordering: .relaxed) }
+    var bytesInFlightSeen: Int { bytesInFlight }
+
+    private var bytesInFlight: Int { ownedBytes + rendered.value.load(ordering: .relaxed) }
+
+    /// The input the records submitted from now on come from; `input`
+    /// changes with it (`RenderPipeline` numbers them).
+    func setInput(_ input: Int, source: String, baseDirectory: BaseDirectory) {
+        self.input = input
+        self.source = source
+        self.baseDirectory = baseDirectory
+    }
 
     /// Queues a copy of a record for the workers. Slots the workers have
     /// finished are written first; when the ring or the byte budget is
     /// full, the oldest slot is waited for.
-    func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, source: String, baseDirectory: BaseDirectory) {
+    func submit(_ bytes: UnsafeBufferPointer<UInt8>, line: Int) {
         returnFinished()
         while acquired - returned >= slots.count
-                || (acquired > returned && bytesInFlight.load(ordering: .relaxed) > byteBudget) {
+                || (acquired > returned && bytesInFlight > byteBudget) {
             returnOldest()
         }
-        let index = acquired % slots.count
-        let slot = slots[index]
-        slot.record.removeAll(keepingCapacity: true)
-        if slot.record.capacity < bytes.count {
-            // Slots and the reply-quote ring trade buffers (`RecentRecords`):
-            // a buffer grown to a power of two fits most records that come
-            // after it, so a steady stream stops reallocating.
-            slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
+        let index = acquired & mask
+        slots[index]._withUnsafeGuaranteedRef { slot in
+            slot.record.removeAll(keepingCapacity: true)
+            if slot.record.capacity < bytes.count {
+                // Slots and the reply-quote ring trade buffers (`RecentRecords`):
+                // a buffer grown to a power of two fits most records that come
+                // after it, so a steady stream stops reallocating.
+                slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
+            }
+            slot.record.append(contentsOf: bytes)
+            slot.recordIsMessage = false
+            slot.line = line
+            if slot.input != input {
+                slot.source = source
+                slot.baseDirectory = baseDirectory
+                slot.input = input
+            }
+            slot.sequence = UInt64(acquired + 1)
+            slot.weight = bytes.count
         }
-        slot.record.append(contentsOf: bytes)
-        slot.recordIsMessage = false
-        slot.line = line
-        slot.source = source
-        slot.baseDirectory = baseDirectory
-        slot.sequence = UInt64(acquired + 1)
-        slot.weight = bytes.count
-        bytesInFlight.add(bytes.count, ordering: .relaxed)
+        ownedBytes += bytes.count
         done[index].value.store(false, ordering: .relaxed)
         acquired += 1
-        if acquired - published >= batch { publish() }
+        if acquired - published >= batch { publish(waking: false) }
     }
 
     /// Writes every slot submitted, waiting for the workers.
@@ -156,11 +216,13 @@ final class RenderWorkers: @unchecked Sendable {
         states.removeAll()
     }
 
-    /// Hands the slots submitted so far to the workers.
-    private func publish() {
+    /// Hands the slots submitted so far to the workers, and wakes the ones
+    /// that sleep when `wakeAfter` slots wait for them or, `waking`, when
+    /// any do (the owning thread is about to wait for them).
+    private func publish(waking: Bool) {
         work.lock()
-        if published < acquired {
-            published = acquired
+        published = acquired
+        if sleeping > 0 && claimed < published && (waking || published - claimed >= wakeAfter) {
             work.broadcast()
         }
         work.unlock()
@@ -168,42 +230,57 @@ final class RenderWorkers: @unchecked Sendable {
 
     /// Writes the slots at the front of the ring that the workers have finished.
     private func returnFinished() {
-        while returned < published && done[returned % slots.count].value.load(ordering: .acquiring) {
+        while returned < published && done[returned & mask].value.load(ordering: .acquiring) {
             finishInOrder(returned)
         }
     }
 
     /// Writes the oldest slot in flight, waiting for its worker.
     private func returnOldest() {
-        let index = returned % slots.count
-        let flag = done[index]
-        if !flag.value.load(ordering: .acquiring) {
-            if published <= returned { publish() }
-            finished.lock()
-            workersWrap.store(false, ordering: .relaxed)
-            ownerWaiting.store(true, ordering: .sequentiallyConsistent)
-            while !flag.value.load(ordering: .sequentiallyConsistent) {
-                if crashed.load(ordering: .acquiring) == returned + 1 {
-                    finished.unlock()
-                    stopAtCrash()
-                }
-                finished.wait()
-            }
-            ownerWaiting.store(false, ordering: .relaxed)
-            finished.unlock()
-        }
+        if !done[returned & mask].value.load(ordering: .acquiring) { waitForWorkers() }
         finishInOrder(returned)
+    }
+
+    /// Sleeps until the oldest slot in flight is done, and the one
+    /// `wakeAfter` - 1 after it (or the newest, so a live stream still
+    /// sees each message at once): then a run of slots is ready, not one.
+    /// After a crash, the oldest slot alone is waited for.
+    private func waitForWorkers() {
+        publish(waking: true)
+        let oldest = done[returned & mask]
+        var last = min(returned + wakeAfter, acquired) - 1
+        finished.lock()
+        workersWrap.store(false, ordering: .relaxed)
+        ownerWaiting.store(last + 1, ordering: .sequentiallyConsistent)
+        while !oldest.value.load(ordering: .sequentiallyConsistent)
+                || !done[last & mask].value.load(ordering: .sequentiallyConsistent) {
+            let crash = crashed.load(ordering: .acquiring)
+            if crash == returned + 1 {
+                finished.unlock()
+                stopAtCrash()
+            }
+            if crash != 0 && last != returned {
+                // The slots after the crashed one may never be done.
+                last = returned
+                ownerWaiting.store(last + 1, ordering: .sequentiallyConsistent)
+                continue
+            }
+            finished.wait()
+        }
+        ownerWaiting.store(0, ordering: .relaxed)
+        finished.unlock()
     }
 
     /// The owning thread's part of one slot, in input order.
     private func finishInOrder(_ position: Int) {
-        let slot = slots[position % slots.count]
         if crashed.load(ordering: .acquiring) == position + 1 { stopAtCrash() }
         returned = position + 1
-        let counted = slot.weight
-        emit(slot)
-        bytesInFlight.subtract(counted, ordering: .relaxed)
-        slot.releaseLargeBuffers()
+        slots[position & mask]._withUnsafeGuaranteedRef { slot in
+            let counted = slot.weight
+            emit(slot)
+            ownedBytes -= counted
+            slot.releaseLargeBuffers()
+        }
     }
 
     // MARK: After a crash
@@ -262,7 +339,9 @@ final class RenderWorkers: @unchecked Sendable {
             work.lock()
             while claimed == published && !stopping {
                 workersWrap.store(true, ordering: .relaxed)
+                sleeping += 1
                 work.wait()
+                sleeping -= 1
             }
             if claimed == published {
                 work.unlock()
@@ -274,11 +353,12 @@ final class RenderWorkers: @unchecked Sendable {
             claimed += count
             work.unlock()
             for position in first..<(first + count) {
-                let index = position % slots.count
-                prepare(slots[index], state)
+                let index = position & mask
+                slots[index]._withUnsafeGuaranteedRef { prepare($0, state) }
                 done[index].value.store(true, ordering: .sequentiallyConsistent)
             }
-            if ownerWaiting.load(ordering: .sequentiallyConsistent) {
+            let waiting = ownerWaiting.load(ordering: .sequentiallyConsistent)
+            if waiting != 0 && done[(waiting - 1) & mask].value.load(ordering: .sequentiallyConsistent) {
                 finished.lock()
                 finished.broadcast()
                 finished.unlock()
@@ -290,7 +370,8 @@ final class RenderWorkers: @unchecked Sendable {
     private func prepare(_ slot: RenderSlot, _ state: CallState) {
         state.record = slot
         defer { state.record = nil }
-        slot.failure = nil
+        // Checked first: assigning releases the old value even when nil.
+        if slot.failure != nil { slot.failure = nil }
         do {
             try session.load(slot, line: slot.line)
             slot.recordIsMessage = true
@@ -301,6 +382,6 @@ final class RenderWorkers: @unchecked Sendable {
         if session.walk(slot, order: slot.sequence) && workersWrap.load(ordering: .relaxed) { session.wrap(slot) }
         let content = slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
         slot.weight += content
-        bytesInFlight.add(content, ordering: .relaxed)
+        rendered.value.wrappingAdd(content, ordering: .relaxed)
     }
 }

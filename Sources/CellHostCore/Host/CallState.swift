@@ -20,7 +20,11 @@ public final class CallState: @unchecked Sendable {
     /// reference counting.
     public internal(set) unowned(unsafe) var activeClass: RuntimeClass?
     /// The record whose chain the thread is walking (for the crash diagnostic).
-    var record: RenderSlot?
+    /// Not retained: whoever sets it holds the slot and clears it before
+    /// letting go (`RenderPipeline`, `RenderWorkers`), and retaining it would
+    /// write the slot's reference count, which the other thread of a
+    /// pipeline writes too.
+    unowned(unsafe) var record: RenderSlot?
     /// While set, plugin log lines go to this record instead of to the
     /// runtime's `diagnostics`. Not retained: every setter clears it before
     /// the record can go (a walk sets it for its own message), so setting it

@@ -9,9 +9,14 @@ struct LineEncoder {
 
     init(settings: OutputSettings) { self.settings = settings }
 
-    func write(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
+    /// `outcome` is read for `--format json` only (reading it from a slot
+    /// copies it, which retains its class); nil writes nothing then.
+    func write(_ canvas: CellCanvas, message: Message, outcome: @autoclosure () -> RenderOutcome?, line: Int,
+               to out: OutputBuffer) {
         switch settings.format {
-        case .json: writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
+        case .json:
+            guard let outcome = outcome() else { break }
+            writeJSON(canvas, message: message, outcome: outcome, line: line, to: out)
         case .plain, .ansi, .html:
             let colored = settings.format == .ansi && settings.depth != .none
             guard colored else {
