@@ -101,10 +101,10 @@ extension JSONDocument {
         // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
         if !isKnownUniquelyReferenced(&nodes.tape) { nodes.tape = TapeBuffer() }
-        // Unretained: `nodes.tape` holds it until the parse is over.
-        unowned(unsafe) let tape = nodes.tape
         // Room a larger value before this one made the tape grow is given back.
-        tape.shrink(to: Self.keptTapeNodes)
+        nodes.tape.shrink(to: Self.keptTapeNodes)
+        // Unretained (a call through it would retain it): `nodes.tape` holds it until the parse is over.
+        unowned(unsafe) let tape = nodes.tape
         nodes.count = try bytes.withUnsafeBufferPointer { buffer -> Int in
             var parser = TapeParser(bytes: buffer, tape: tape)
             parser.skipWhitespace()
