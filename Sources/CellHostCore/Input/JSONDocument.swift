@@ -101,9 +101,10 @@ extension JSONDocument {
         // A copy of this document may still use the old index and tape: never reuse shared ones.
         if isKnownUniquelyReferenced(&arrayIndex) { arrayIndex.reset() } else { arrayIndex = ArrayIndex() }
         if !isKnownUniquelyReferenced(&nodes.tape) { nodes.tape = TapeBuffer() }
-        let tape = nodes.tape
         // Room a larger value before this one made the tape grow is given back.
-        tape.shrink(to: Self.keptTapeNodes)
+        nodes.tape.shrink(to: Self.keptTapeNodes)
+        // Unretained (a call through it would retain it): `nodes.tape` holds it until the parse is over.
+        unowned(unsafe) let tape = nodes.tape
         nodes.count = try bytes.withUnsafeBufferPointer { buffer -> Int in
             var parser = TapeParser(bytes: buffer, tape: tape)
             parser.skipWhitespace()
@@ -130,7 +131,8 @@ extension JSONDocument {
 /// position and the tape's end stay in registers.
 private struct TapeParser {
     let bytes: UnsafeBufferPointer<UInt8>
-    let tape: TapeBuffer
+    /// Unretained: the document being parsed holds it for the parser's life.
+    unowned(unsafe) let tape: TapeBuffer
     /// Where parsing stopped (after the value, once `parse` returned).
     private(set) var position = 0
     /// Nodes written.
@@ -255,7 +257,8 @@ private struct TapeParser {
 
     /// Appends nodes to a `TapeBuffer`, growing it when full.
     struct Writer {
-        let tape: TapeBuffer
+        /// Unretained, as the parser's own.
+        unowned(unsafe) let tape: TapeBuffer
         var nodes: UnsafeMutablePointer<JSONDocument.Node>
         var capacity: Int
         var count = 0

@@ -58,7 +58,7 @@ public final class Message {
     func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?, days: inout RFC3339.DayCache) throws {
         arena.reset()
         try document.parse(bytes)
-        try readFields(me: me, days: &days)
+        try readFields(of: &document, me: me, days: &days)
     }
 
     /// `load(_:me:days:)` of a record the caller keeps as it is while the
@@ -67,19 +67,20 @@ public final class Message {
     func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
         arena.reset()
         try document.parse(sharing: consume record)
-        try readFields(me: me, days: &days)
+        try readFields(of: &document, me: me, days: &days)
     }
 
-    /// Reads the fields the host needs from the document just parsed.
+    /// Reads the fields the host needs from the document just parsed
+    /// (`self.document`, lent `inout` only so that it is read in place: a
+    /// copy of the stored property would retain and release its three
+    /// buffers on every message). Must not touch `self.document` itself.
     /// Throws when it is not an object.
-    private func readFields(me: String?, days: inout RFC3339.DayCache) throws {
+    private func readFields(of document: inout JSONDocument, me: String?, days: inout RFC3339.DayCache) throws {
         guard document.kind(JSONDocument.root) == .object else {
             let kind = document.kind(JSONDocument.root)
             throw JSONSyntaxError(offset: 0, reason: "expected a JSON object, found \(kind == .array ? "an array" : "a bare value")")
         }
         let root = JSONDocument.root
-        // One local copy: each access to the stored property would retain its arrays.
-        let document = self.document
         // One pass over the top-level members finds every field the host reads
         // (the first of repeated keys wins, as with `member`).
         var fields = Fields()
@@ -95,7 +96,12 @@ public final class Message {
             type = ""
             typeIsMissing = true
         }
-        id = fields.id.flatMap { document.string($0) ?? document.integer($0).map(String.init) } ?? ""
+        // An if-let, not a closure: the closure was not inlined and captured a copy of the document.
+        if let node = fields.id {
+            id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
+        } else {
+            id = ""
+        }
         if let sender = fields.sender {
             if document.kind(sender) == .object {
                 let (idNode, nameNode) = document.members(sender, "id", "name")
