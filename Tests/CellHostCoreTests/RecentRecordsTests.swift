@@ -68,20 +68,24 @@ final class RecentRecordsTests: XCTestCase {
         }
     }
 
-    func test_takingARecord_movesItsBuffer_unlessTheBufferIsOversized() {
+    func test_takingARecord_movesItsBuffer() {
         var recent = RecentRecords(capacity: 4)
         var small: [UInt8] = Array("abc".utf8)
+        XCTAssertTrue(RecentRecords.canTake(small))
         let address = small.withUnsafeBufferPointer { $0.baseAddress }
         recent.remember(id: "m-1", taking: &small, renderedBy: Self.cls)
         XCTAssertEqual(recent.lookup("m-1")?.record.withUnsafeBufferPointer { $0.baseAddress }, address, "moved, not copied")
-        // A buffer that grew for an earlier large record is copied from and kept by the caller.
+    }
+
+    func test_canTake_refusesOversizedRecordsAndBuffers() {
+        // A buffer that grew for an earlier large record is not taken, however little it holds.
         var grown = [UInt8](repeating: 0x61, count: RecentRecords.maximumBufferBytes + 1)
         grown.removeAll(keepingCapacity: true)
         grown.append(contentsOf: Array("xyz".utf8))
-        recent.remember(id: "m-2", taking: &grown, renderedBy: Self.cls)
-        XCTAssertEqual(grown, Array("xyz".utf8))
-        XCTAssertEqual(recent.lookup("m-2")?.record, Array("xyz".utf8))
-        XCTAssertLessThanOrEqual(recent.lookup("m-2")?.record.capacity ?? 0, RecentRecords.maximumBufferBytes)
+        XCTAssertFalse(RecentRecords.canTake(grown))
+        XCTAssertFalse(RecentRecords.canTake([UInt8](repeating: 0x61, count: RecentRecords.maximumRecordBytes + 1)))
+        XCTAssertTrue(RecentRecords.canTake([UInt8](repeating: 0x61, count: RecentRecords.maximumRecordBytes)))
+        XCTAssertTrue(RecentRecords.canTake([]))
     }
 
     func test_aRecordOverTheSizeLimit_isNotRemembered() {
