@@ -267,7 +267,7 @@ public final class RenderSession {
             let state = host.runtime.state
             state.logCapture = slot
             state.baseDirectory = slot.baseDirectory
-            quote(replyTo, into: &slot.quote)
+            quote(replyTo, into: &slot.quote, days: &state.days)
             state.logCapture = nil
         } else {
             slot.quote.clear()
@@ -321,11 +321,14 @@ public final class RenderSession {
     /// message: what `plainTextForMessage:context:into:` of the class that
     /// rendered it gives (the inherited `MessageCell` version is the
     /// message's text), cut to `ReplyQuote.previewLength` characters.
-    /// Computed only when a reply asks, from the record kept in `recent`;
-    /// cleared when the message is not remembered.
-    private func quote(_ id: String, into quote: inout ReplyQuote) {
+    /// Computed only when a reply asks, from the record kept in `recent`,
+    /// which `quoted` shares rather than copies (a ring slot that takes a
+    /// new record while `quoted` still holds the old one gets a buffer of
+    /// its own); cleared when the message is not remembered. `days` is this
+    /// thread's (`CallState.days`).
+    private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
         guard let (record, cls) = recent.lookup(id),
-              (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else {
+              (try? quoted.load(sharing: record, me: me, days: &days)) != nil else {
             quote.clear()
             return
         }
