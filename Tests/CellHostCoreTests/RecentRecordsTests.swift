@@ -68,20 +68,43 @@ final class RecentRecordsTests: XCTestCase {
         }
     }
 
-    func test_takingARecord_movesItsBuffer_unlessTheBufferIsOversized() {
+    func test_takingARecord_movesItsBuffer() {
         var recent = RecentRecords(capacity: 4)
         var small: [UInt8] = Array("abc".utf8)
+        XCTAssertTrue(RecentRecords.canTake(small))
         let address = small.withUnsafeBufferPointer { $0.baseAddress }
         recent.remember(id: "m-1", taking: &small, renderedBy: Self.cls)
         XCTAssertEqual(recent.lookup("m-1")?.record.withUnsafeBufferPointer { $0.baseAddress }, address, "moved, not copied")
-        // A buffer that grew for an earlier large record is copied from and kept by the caller.
+    }
+
+    func test_aRecordLookedUp_keepsItsBytes_whenItsSlotIsReused() {
+        // RenderSession.quote parses a looked-up record in place; the ring
+        // may then hand its buffer to a render slot, which refills it.
+        var recent = RecentRecords(capacity: 1)
+        var first: [UInt8] = Array("abc".utf8)
+        recent.remember(id: "m-1", taking: &first, renderedBy: Self.cls)
+        let held = recent.lookup("m-1")?.record
+        var second: [UInt8] = Array("xyz".utf8)
+        recent.remember(id: "m-2", taking: &second, renderedBy: Self.cls)
+        second.removeAll(keepingCapacity: true)
+        second.append(contentsOf: Array("123".utf8))
+        XCTAssertEqual(held, Array("abc".utf8))
+        XCTAssertNil(recent.lookup("m-1"))
+        XCTAssertEqual(recent.lookup("m-2")?.record, Array("xyz".utf8))
+        [UInt8]("4".utf8).withUnsafeBufferPointer { recent.remember(id: "m-3", record: $0, renderedBy: Self.cls) }
+        XCTAssertEqual(held, Array("abc".utf8))
+        XCTAssertEqual(recent.lookup("m-3")?.record, Array("4".utf8))
+    }
+
+    func test_canTake_refusesOversizedRecordsAndBuffers() {
+        // A buffer that grew for an earlier large record is not taken, however little it holds.
         var grown = [UInt8](repeating: 0x61, count: RecentRecords.maximumBufferBytes + 1)
         grown.removeAll(keepingCapacity: true)
         grown.append(contentsOf: Array("xyz".utf8))
-        recent.remember(id: "m-2", taking: &grown, renderedBy: Self.cls)
-        XCTAssertEqual(grown, Array("xyz".utf8))
-        XCTAssertEqual(recent.lookup("m-2")?.record, Array("xyz".utf8))
-        XCTAssertLessThanOrEqual(recent.lookup("m-2")?.record.capacity ?? 0, RecentRecords.maximumBufferBytes)
+        XCTAssertFalse(RecentRecords.canTake(grown))
+        XCTAssertFalse(RecentRecords.canTake([UInt8](repeating: 0x61, count: RecentRecords.maximumRecordBytes + 1)))
+        XCTAssertTrue(RecentRecords.canTake([UInt8](repeating: 0x61, count: RecentRecords.maximumRecordBytes)))
+        XCTAssertTrue(RecentRecords.canTake([]))
     }
 
     func test_aRecordOverTheSizeLimit_isNotRemembered() {

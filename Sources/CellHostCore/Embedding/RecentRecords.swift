@@ -21,7 +21,7 @@ struct RecentRecords: ~Copyable {
     static let defaultCapacity = 4096
     /// Larger records are not remembered (a reply to one shows its id).
     static let maximumRecordBytes = 16 << 10
-    /// The largest buffer a slot keeps (`remember(id:taking:renderedBy:)`).
+    /// The largest buffer a slot keeps (`canTake`).
     static let maximumBufferBytes = 2 * maximumRecordBytes
     /// The most ids a ring holds (slot numbers and hash bits share an entry).
     static let maximumCapacity = 1 << 24
@@ -68,18 +68,23 @@ struct RecentRecords: ~Copyable {
         slot.pointee.record.append(contentsOf: record)
     }
 
+    /// Whether `remember(id:taking:renderedBy:)` may take `record`: it is
+    /// small enough to remember, and its buffer did not grow larger than
+    /// `maximumBufferBytes` for an earlier record, so the ring never holds
+    /// more than that per slot.
+    static func canTake(_ record: [UInt8]) -> Bool {
+        record.count <= maximumRecordBytes && record.capacity <= maximumBufferBytes
+    }
+
     /// `remember(id:record:renderedBy:)` for a record the caller no longer
-    /// needs: its buffer moves into the ring (no copy), and `record` gets
-    /// the buffer it replaces, with its old bytes still in it (the caller
-    /// empties it before filling it again). A buffer grown larger than
-    /// `maximumBufferBytes` by an earlier record is copied from instead, so
-    /// the ring never holds more than that per slot.
+    /// needs, which passed `canTake` (checked by the caller when it filled
+    /// the buffer: the render workers' slots share it with a message that
+    /// another thread parsed, and reading its size here would fetch that
+    /// cache line back): its buffer moves into the ring (no copy), and
+    /// `record` gets the buffer it replaces, with its old bytes still in it
+    /// (the caller empties it before filling it again).
     mutating func remember(id: String, taking record: inout [UInt8], renderedBy cls: RuntimeClass) {
-        guard record.count <= RecentRecords.maximumRecordBytes else { return }
-        guard record.capacity <= RecentRecords.maximumBufferBytes else {
-            record.withUnsafeBufferPointer { remember(id: id, record: $0, renderedBy: cls) }
-            return
-        }
+        assert(Self.canTake(record))
         swap(&slot(for: id, renderedBy: cls).pointee.record, &record)
     }
 

@@ -222,6 +222,8 @@ public final class RenderPipeline: @unchecked Sendable {
     /// Hands a finished record over; a heavy one at once, so the output
     /// side can start on it.
     private func hand(_ slot: RenderSlot) {
+        slot.weight = slot.message.document.bytes.count + slot.canvas.bytes.count
+            + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
         producedBytes += slot.weight
         commit(urgent: producedBytes - consumedBytesSeen > byteBudget)
     }

@@ -43,6 +43,10 @@ final class RenderSlot {
     /// `complete` can hand the buffer to the reply-quote ring instead of
     /// copying the record into it.
     var recordIsMessage = false
+    /// `record` passed `RecentRecords.canTake` when the render workers
+    /// filled it (checked then, on the owning thread, while its size was in
+    /// that thread's cache; by `complete` a worker has written its cache line).
+    var recordFitsRing = false
     var failure: String?
 
     /// Whether `outcome` is set, read without copying it (a copy retains
@@ -248,7 +252,10 @@ public final class RenderSession {
     }
 
     /// Stage one, last part, in input order: the reply quote, and
-    /// remembering the record for later quotes.
+    /// remembering the record for later quotes. It leaves `weight` alone:
+    /// the render workers counted it as they went, and reading the counts
+    /// back here would fetch cache lines the worker's core wrote
+    /// (`RenderPipeline` counts it when it hands a slot over).
     func complete(_ slot: RenderSlot) {
         // Only the class is needed, and unretained (the slot holds it; a
         // retain would write its reference count, which the render workers
@@ -260,7 +267,7 @@ public final class RenderSession {
             let state = host.runtime.state
             state.logCapture = slot
             state.baseDirectory = slot.baseDirectory
-            quote(replyTo, into: &slot.quote)
+            quote(replyTo, into: &slot.quote, days: &state.days)
             state.logCapture = nil
         } else {
             slot.quote.clear()
@@ -269,10 +276,9 @@ public final class RenderSession {
             slot.notes += quoteNotes
             quoteNotes.removeAll()
         }
-        let recordBytes = message.document.bytes.count
         if !message.id.isEmpty {
             cls._withUnsafeGuaranteedRef { cls in
-                if slot.recordIsMessage {
+                if slot.recordIsMessage && slot.recordFitsRing {
                     recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
                 } else {
                     message.document.bytes.withUnsafeBufferPointer {
@@ -282,7 +288,6 @@ public final class RenderSession {
             }
         }
         slot.recordIsMessage = false
-        slot.weight = recordBytes + slot.canvas.bytes.count + MemoryLayout<ContentItem>.stride * slot.canvas.items.count
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -316,11 +321,14 @@ public final class RenderSession {
     /// message: what `plainTextForMessage:context:into:` of the class that
     /// rendered it gives (the inherited `MessageCell` version is the
     /// message's text), cut to `ReplyQuote.previewLength` characters.
-    /// Computed only when a reply asks, from the record kept in `recent`;
-    /// cleared when the message is not remembered.
-    private func quote(_ id: String, into quote: inout ReplyQuote) {
+    /// Computed only when a reply asks, from the record kept in `recent`,
+    /// which `quoted` shares rather than copies (a ring slot that takes a
+    /// new record while `quoted` still holds the old one gets a buffer of
+    /// its own); cleared when the message is not remembered. `days` is this
+    /// thread's (`CallState.days`).
+    private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
         guard let (record, cls) = recent.lookup(id),
-              (try? record.withUnsafeBufferPointer({ try quoted.load($0, me: me) })) != nil else {
+              (try? quoted.load(sharing: record, me: me, days: &days)) != nil else {
             quote.clear()
             return
         }

@@ -181,6 +181,7 @@ final class RenderWorkers: @unchecked Sendable {
             }
             slot.record.append(contentsOf: bytes)
             slot.recordIsMessage = false
+            slot.recordFitsRing = RecentRecords.canTake(slot.record)
             slot.line = line
             if slot.input != input {
                 slot.source = source
