@@ -65,13 +65,34 @@ final class ChainWalk {
 
     /// Makes this walk a new one over `steps` (a render session reuses one
     /// walk per slot instead of allocating one a message).
+    /// Nearly every message of a stream has the chain of the one before, so
+    /// `steps` is kept when it is that same array: assigning it would retain
+    /// and release an array that every render thread's walks hold.
     func restart(steps: [Registry.Step]) {
-        self.steps = steps
+        if !Self.isSameArray(self.steps, steps) { self.steps = steps }
         order = 0
         next = 0
         if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
         outcome = nil
         if !crashes.isEmpty { crashes.removeAll() }
+    }
+
+    /// Whether `a` and `b` are one array (the same storage): then they have
+    /// the same elements. (Storage that `a` holds cannot have been freed and
+    /// reused for `b`.)
+    private static func isSameArray(_ a: [Registry.Step], _ b: [Registry.Step]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+    }
+
+    /// Moves the outcome out of a walk that is over (it is not paused, and
+    /// nothing reads it again before `restart`), instead of copying it: a
+    /// copy retains the rendering class, which other threads' walks retain
+    /// too. The walk's steps are marked done, so it does not look paused.
+    func takeOutcome() -> RenderOutcome? {
+        var taken: RenderOutcome? = nil
+        swap(&taken, &outcome)
+        next = steps.count
+        return taken
     }
 
     /// True when the walk stopped before its end without an outcome: at a
