@@ -186,25 +186,28 @@ public final class RenderSession {
         if settings.depth != .none { flags |= UInt32(CELLHOST_CONTEXT_COLOR) }
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
-        // This thread's call state, looked up once (a thread-local read).
-        let state = host.runtime.state
-        let walk = renderer.start(message, reusing: slot.spareWalk, state: state)
-        walk.order = order
-        state.logCapture = slot
-        // Nearly always the same directory: no retain and release of an
-        // object every slot shares.
-        if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
-        defer { state.logCapture = nil }
-        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
-            || walk.isPaused {
-            slot.walk = walk
-            slot.width = contentWidth
-            slot.flags = flags
-            return false
+        // This thread's call state, looked up once (a thread-local read),
+        // and lent for the walk (`Runtime.unretainedState`).
+        return host.runtime.unretainedState._withUnsafeGuaranteedRef { state in
+            let walk = slot.spareWalk
+            renderer.restart(walk, for: message, state: state)
+            walk.order = order
+            state.logCapture = slot
+            // Nearly always the same directory: no retain and release of an
+            // object every slot shares.
+            if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
+            defer { state.logCapture = nil }
+            if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
+                || walk.isPaused {
+                slot.walk = walk
+                slot.width = contentWidth
+                slot.flags = flags
+                return false
+            }
+            // The walk is the slot's spare, over now: its outcome moves to the slot.
+            slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
+            return true
         }
-        // The walk is the slot's spare, over now: its outcome moves to the slot.
-        slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
-        return true
     }
 
     /// On the runtime's own thread: finishes a walk a render worker thread

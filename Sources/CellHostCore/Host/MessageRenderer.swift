@@ -119,30 +119,25 @@ struct MessageRenderer {
 
     /// Renders `message` through its whole chain in this process.
     func render(_ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> RenderOutcome {
-        let walk = start(message)
-        advance(walk, message, into: canvas, width: width, flags: flags)
+        let walk = ChainWalk(steps: [])
+        let state = runtime.state
+        restart(walk, for: message, state: state)
+        advance(walk, message, into: canvas, width: width, flags: flags, state: state)
         return walk.outcome ?? finishWithLastResort(walk, message, into: canvas)
     }
 
-    /// A walk over the registry's chain for `message`: `reusing` restarted,
-    /// when given (no walk of an earlier message may still be in use).
-    /// `state` is the calling thread's (`runtime.state`; a caller that has
-    /// it passes it, saving a thread-local read).
-    func start(_ message: Message, reusing spare: ChainWalk? = nil, state: CallState? = nil) -> ChainWalk {
-        let chain = (state ?? runtime.state).chain(for: message.type, in: runtime.registry)
-        let walk: ChainWalk
-        if let spare {
-            spare.restart(steps: chain.steps)
-            walk = spare
-        } else {
-            walk = ChainWalk(steps: chain.steps)
-        }
+    /// Makes `walk` a walk over the registry's chain for `message` (a render
+    /// session reuses one walk per slot instead of allocating one a message;
+    /// no walk of an earlier message may still be in use). `state` is the
+    /// calling thread's (`runtime.state`).
+    func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
+        let chain = state.chain(for: message.type, in: runtime.registry)
+        walk.restart(steps: chain.steps)
         if message.typeIsMissing {
             walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if chain.isUnregistered {
             walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
         }
-        return walk
     }
 
     /// Tries the steps from `walk.next` in this process until one renders,
@@ -151,7 +146,7 @@ struct MessageRenderer {
     /// On a render worker thread it also stops at a step whose class may not
     /// be called concurrently (`RuntimeClass.isConcurrent`), `walk.next` at
     /// that step: the thread that owns the runtime goes on from there
-    /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `start`.
+    /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `restart`.
     /// Never inlined, so that profiles show the walk as one function
     /// (`Benchmarks/dispatch-share.py` counts dispatch from it).
     @discardableResult @inline(never)
