@@ -187,8 +187,10 @@ public final class RenderSession {
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
         // This thread's call state, looked up once (a thread-local read),
-        // and lent for the walk (`Runtime.unretainedState`).
-        return host.runtime.unretainedState._withUnsafeGuaranteedRef { state in
+        // and lent for the walk (`Runtime.unretainedState`); the runtime is
+        // lent too, to read it (the host keeps it, and this session the host).
+        let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+        return lent._withUnsafeGuaranteedRef { state in
             let walk = slot.spareWalk
             renderer.restart(walk, for: message, state: state)
             walk.order = order
