@@ -190,25 +190,28 @@ public final class RenderSession {
         // and lent for the walk (`Runtime.unretainedState`); the runtime is
         // lent too, to read it (the host keeps it, and this session the host).
         let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+        // Not counted either: the slot keeps its spare walk, and the caller the slot.
+        let spare = Unmanaged.passUnretained(slot.spareWalk)
         return lent._withUnsafeGuaranteedRef { state in
-            let walk = slot.spareWalk
-            renderer.restart(walk, for: message, state: state)
-            walk.order = order
-            state.logCapture = slot
-            // Nearly always the same directory: no retain and release of an
-            // object every slot shares.
-            if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
-            defer { state.logCapture = nil }
-            if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
-                || walk.isPaused {
-                slot.walk = walk
-                slot.width = contentWidth
-                slot.flags = flags
-                return false
+            spare._withUnsafeGuaranteedRef { walk in
+                renderer.restart(walk, for: message, state: state)
+                walk.order = order
+                state.logCapture = slot
+                // Nearly always the same directory: no retain and release of an
+                // object every slot shares.
+                if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
+                defer { state.logCapture = nil }
+                if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
+                    || walk.isPaused {
+                    slot.walk = walk
+                    slot.width = contentWidth
+                    slot.flags = flags
+                    return false
+                }
+                // The walk is the slot's spare, over now: its outcome moves to the slot.
+                slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
+                return true
             }
-            // The walk is the slot's spare, over now: its outcome moves to the slot.
-            slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
-            return true
         }
     }
 
