@@ -115,11 +115,13 @@ public final class RenderSession {
         self.settings = settings
         self.me = me
         self.output = output
-        self.supervisor = supervisor?.isolatesAnything == true ? supervisor : nil
+        let supervisor = supervisor?.isolatesAnything == true ? supervisor : nil
+        self.supervisor = supervisor
         chrome = Chrome(width: settings.width, maximumBubbleWidth: settings.bubbleWidth, mode: settings.widthMode)
         contentWidth = chrome.contentWidth
         encoder = LineEncoder(settings: settings)
         html = settings.format == .html ? HTMLEncoder(settings: settings, chrome: chrome, contentWidth: contentWidth) : nil
+        renderer = MessageRenderer(runtime: host.runtime, supervisor: supervisor)
     }
 
     /// Renders one record. Throws `JSONSyntaxError` when it is not a JSON
@@ -140,7 +142,10 @@ public final class RenderSession {
         complete(slot)
     }
 
-    private var renderer: MessageRenderer { MessageRenderer(runtime: host.runtime, supervisor: supervisor) }
+    /// Made once: a walk borrows it, instead of making one per message
+    /// (which retained and released the runtime, an object every render
+    /// thread touches).
+    private let renderer: MessageRenderer
 
     /// Stage one, first part: parse, and walk the chain as far as this
     /// process can. Returns false when the walk waits for a worker process
@@ -185,25 +190,33 @@ public final class RenderSession {
         if settings.depth != .none { flags |= UInt32(CELLHOST_CONTEXT_COLOR) }
         if message.isOutgoing { flags |= UInt32(CELLHOST_CONTEXT_OUTGOING) }
         if settings.format == .json { flags |= UInt32(CELLHOST_CONTEXT_JSON) }
-        let renderer = self.renderer
-        // This thread's call state, looked up once (a thread-local read).
-        let state = host.runtime.state
-        let walk = renderer.start(message, reusing: slot.spareWalk, state: state)
-        walk.order = order
-        state.logCapture = slot
-        // Nearly always the same directory: no retain and release of an
-        // object every slot shares.
-        if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
-        defer { state.logCapture = nil }
-        if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
-            || walk.isPaused {
-            slot.walk = walk
-            slot.width = contentWidth
-            slot.flags = flags
-            return false
+        // This thread's call state, looked up once (a thread-local read),
+        // and lent for the walk (`Runtime.unretainedState`); the runtime is
+        // lent too, to read it (the host keeps it, and this session the host).
+        let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+        // Not counted either: the slot keeps its spare walk, and the caller the slot.
+        let spare = Unmanaged.passUnretained(slot.spareWalk)
+        return lent._withUnsafeGuaranteedRef { state in
+            spare._withUnsafeGuaranteedRef { walk in
+                renderer.restart(walk, for: message, state: state)
+                walk.order = order
+                state.logCapture = slot
+                // Nearly always the same directory: no retain and release of an
+                // object every slot shares.
+                if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
+                defer { state.logCapture = nil }
+                if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
+                    || walk.isPaused {
+                    slot.walk = walk
+                    slot.width = contentWidth
+                    slot.flags = flags
+                    return false
+                }
+                // The walk is the slot's spare, over now: its outcome moves to the slot.
+                slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
+                return true
+            }
         }
-        slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
-        return true
     }
 
     /// On the runtime's own thread: finishes a walk a render worker thread
@@ -214,7 +227,6 @@ public final class RenderSession {
         state.logCapture = slot
         state.baseDirectory = slot.baseDirectory
         defer { state.logCapture = nil }
-        let renderer = self.renderer
         renderer.advance(walk, slot.message, into: slot.canvas, width: slot.width, flags: slot.flags, state: state)
         slot.outcome = walk.outcome ?? renderer.finishWithLastResort(walk, slot.message, into: slot.canvas)
     }
@@ -239,7 +251,6 @@ public final class RenderSession {
     /// Takes the replies of `flights` and ends every walk of `slots`.
     func collect(_ flights: [Supervisor.Flight], _ slots: [RenderSlot]) {
         guard let supervisor else { return }
-        let renderer = self.renderer
         supervisor.collect(flights, slots, renderer: renderer) { [host] slot in
             host.runtime.logCapture = slot
             host.runtime.baseDirectory = slot.baseDirectory

@@ -93,7 +93,7 @@ public final class CallState: @unchecked Sendable {
     /// The calling thread uses its runtime's own state again.
     static func uninstall() { pthread_setspecific(key, nil) }
 
-    private static let key: pthread_key_t = {
+    fileprivate static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
@@ -119,7 +119,17 @@ public final class CallStates: Sendable {
 extension Runtime {
     /// The call state of the calling thread: a worker's own, else the runtime's.
     @inline(__always)
-    var state: CallState { CallState.installed ?? mainState }
+    var state: CallState { unretainedState.takeUnretainedValue() }
+
+    /// `state`, not counted: a thread's state lives as long as its work (a
+    /// worker's until it retires, the runtime's own with the runtime), so a
+    /// caller that uses it only while it works on this thread needs no
+    /// retain and release of it (nor of the runtime, to read it).
+    @inline(__always)
+    var unretainedState: Unmanaged<CallState> {
+        if let raw = pthread_getspecific(CallState.key) { return Unmanaged.fromOpaque(raw) }
+        return Unmanaged.passUnretained(mainState)
+    }
 
     /// The class whose method the render path is calling on this thread
     /// (for the crash diagnostic of `--isolation none`).

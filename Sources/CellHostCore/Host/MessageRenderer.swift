@@ -65,13 +65,34 @@ final class ChainWalk {
 
     /// Makes this walk a new one over `steps` (a render session reuses one
     /// walk per slot instead of allocating one a message).
+    /// Nearly every message of a stream has the chain of the one before, so
+    /// `steps` is kept when it is that same array: assigning it would retain
+    /// and release an array that every render thread's walks hold.
     func restart(steps: [Registry.Step]) {
-        self.steps = steps
+        if !Self.isSameArray(self.steps, steps) { self.steps = steps }
         order = 0
         next = 0
         if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
         outcome = nil
         if !crashes.isEmpty { crashes.removeAll() }
+    }
+
+    /// Whether `a` and `b` are one array (the same storage): then they have
+    /// the same elements. (Storage that `a` holds cannot have been freed and
+    /// reused for `b`.)
+    private static func isSameArray(_ a: [Registry.Step], _ b: [Registry.Step]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count } }
+    }
+
+    /// Moves the outcome out of a walk that is over (it is not paused, and
+    /// nothing reads it again before `restart`), instead of copying it: a
+    /// copy retains the rendering class, which other threads' walks retain
+    /// too. The walk's steps are marked done, so it does not look paused.
+    func takeOutcome() -> RenderOutcome? {
+        var taken: RenderOutcome? = nil
+        swap(&taken, &outcome)
+        next = steps.count
+        return taken
     }
 
     /// True when the walk stopped before its end without an outcome: at a
@@ -98,30 +119,25 @@ struct MessageRenderer {
 
     /// Renders `message` through its whole chain in this process.
     func render(_ message: Message, into canvas: CellCanvas, width: Int, flags: UInt32) -> RenderOutcome {
-        let walk = start(message)
-        advance(walk, message, into: canvas, width: width, flags: flags)
+        let walk = ChainWalk(steps: [])
+        let state = runtime.state
+        restart(walk, for: message, state: state)
+        advance(walk, message, into: canvas, width: width, flags: flags, state: state)
         return walk.outcome ?? finishWithLastResort(walk, message, into: canvas)
     }
 
-    /// A walk over the registry's chain for `message`: `reusing` restarted,
-    /// when given (no walk of an earlier message may still be in use).
-    /// `state` is the calling thread's (`runtime.state`; a caller that has
-    /// it passes it, saving a thread-local read).
-    func start(_ message: Message, reusing spare: ChainWalk? = nil, state: CallState? = nil) -> ChainWalk {
-        let chain = (state ?? runtime.state).chain(for: message.type, in: runtime.registry)
-        let walk: ChainWalk
-        if let spare {
-            spare.restart(steps: chain.steps)
-            walk = spare
-        } else {
-            walk = ChainWalk(steps: chain.steps)
-        }
+    /// Makes `walk` a walk over the registry's chain for `message` (a render
+    /// session reuses one walk per slot instead of allocating one a message;
+    /// no walk of an earlier message may still be in use). `state` is the
+    /// calling thread's (`runtime.state`).
+    func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
+        let chain = state.chain(for: message.type, in: runtime.registry)
+        walk.restart(steps: chain.steps)
         if message.typeIsMissing {
             walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if chain.isUnregistered {
             walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
         }
-        return walk
     }
 
     /// Tries the steps from `walk.next` in this process until one renders,
@@ -130,7 +146,7 @@ struct MessageRenderer {
     /// On a render worker thread it also stops at a step whose class may not
     /// be called concurrently (`RuntimeClass.isConcurrent`), `walk.next` at
     /// that step: the thread that owns the runtime goes on from there
-    /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `start`.
+    /// (`ChainWalk.isPaused`). `state` is the calling thread's, as for `restart`.
     /// Never inlined, so that profiles show the walk as one function
     /// (`Benchmarks/dispatch-share.py` counts dispatch from it).
     @discardableResult @inline(never)
