@@ -42,21 +42,41 @@ extension JSONDocument {
     @inline(__always)
     private static func member(_ nodes: UnsafeBufferPointer<Node>, _ bytes: UnsafeBufferPointer<UInt8>, _ index: Int,
                                _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
+        var found: Int?
+        let scanned = scanMembers(nodes, index) { name in
+            guard nameEquals(nodes[name], bytes, key) else { return true }
+            found = name + 1
+            return false
+        }
+        return scanned ? .some(found) : nil
+    }
+
+    /// Calls `body` with the position of each member's key in the object
+    /// at `index` (its value follows it), in order, while `body` returns
+    /// true. False when a key with escapes was met first (only a decoded
+    /// comparison can tell it apart); true otherwise, a non-object
+    /// included (no members).
+    @inline(__always)
+    private static func scanMembers(_ nodes: UnsafeBufferPointer<Node>, _ index: Int, _ body: (Int) -> Bool) -> Bool {
         let object = nodes[index]
-        guard object.kind == .object else { return .some(nil) }
+        guard object.kind == .object else { return true }
         var cursor = index + 1
         for _ in 0..<object.count {
-            let name = nodes[cursor]
-            if name.escaped { return nil }
-            if Int(name.end &- name.start) == key.count, let base = bytes.baseAddress,
-               key.isEmpty || (base[Int(name.start)] == key[0]
-                               && memcmp(base + Int(name.start), key.baseAddress!, key.count) == 0) {
-                return .some(cursor + 1)
-            }
+            if nodes[cursor].escaped { return false }
+            if !body(cursor) { return true }
             let value = nodes[cursor + 1]
             cursor = value.kind == .array || value.kind == .object ? Int(value.next) : cursor + 2
         }
-        return .some(nil)
+        return true
+    }
+
+    /// Whether the unescaped key `name` is the bytes `key`.
+    @inline(__always)
+    private static func nameEquals(_ name: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>)
+        -> Bool {
+        guard Int(name.end &- name.start) == key.count, let base = bytes.baseAddress else { return false }
+        return key.isEmpty || (base[Int(name.start)] == key[0]
+                               && memcmp(base + Int(name.start), key.baseAddress!, key.count) == 0)
     }
 
     /// `member` for an object with an escaped key: every key compared
@@ -91,27 +111,18 @@ extension JSONDocument {
                                 _ second: StaticString) -> (Int?, Int?)? {
         nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBufferPointer { bytes -> (Int?, Int?)? in
-                let object = nodes[index]
-                guard object.kind == .object, let base = bytes.baseAddress else { return (nil, nil) }
-                func equals(_ name: Node, _ key: StaticString) -> Bool {
-                    Int(name.end &- name.start) == key.utf8CodeUnitCount
-                        && memcmp(base + Int(name.start), key.utf8Start, key.utf8CodeUnitCount) == 0
-                }
+                let first = UnsafeBufferPointer(start: first.utf8Start, count: first.utf8CodeUnitCount)
+                let second = UnsafeBufferPointer(start: second.utf8Start, count: second.utf8CodeUnitCount)
                 var found: (Int?, Int?) = (nil, nil)
-                var cursor = index + 1
-                for _ in 0..<object.count {
-                    let name = nodes[cursor]
-                    if name.escaped { return nil }
-                    if found.0 == nil, equals(name, first) {
-                        found.0 = cursor + 1
-                    } else if found.1 == nil, equals(name, second) {
-                        found.1 = cursor + 1
+                let scanned = scanMembers(nodes, index) { name in
+                    if found.0 == nil, nameEquals(nodes[name], bytes, first) {
+                        found.0 = name + 1
+                    } else if found.1 == nil, nameEquals(nodes[name], bytes, second) {
+                        found.1 = name + 1
                     }
-                    if found.0 != nil, found.1 != nil { break }
-                    let value = nodes[cursor + 1]
-                    cursor = value.kind == .array || value.kind == .object ? Int(value.next) : cursor + 2
+                    return found.0 == nil || found.1 == nil
                 }
-                return found
+                return scanned ? found : nil
             }
         }
     }
