@@ -213,8 +213,8 @@ final class WrapFastPathTests: XCTestCase {
         init() {}
 
         init(_ canvas: CellCanvas) {
-            pieces = canvas.pieces.map { [Int64($0.start), Int64($0.end), Int64($0.width), Int64($0.style.rawValue)] }
-            lines = canvas.contentLines.map { [$0.firstPiece, $0.endPiece, $0.width] }
+            pieces = canvas.pieces.elements.map { [Int64($0.start), Int64($0.end), Int64($0.width), Int64($0.style.rawValue)] }
+            lines = canvas.contentLines.elements.map { [$0.firstPiece, $0.endPiece, $0.width] }
         }
 
         var description: String { "pieces \(pieces) lines \(lines)" }

@@ -108,9 +108,9 @@ final class WrapperReferenceTests: XCTestCase {
         let canvas = CellCanvas()
         for (text, style) in items { canvas.append(text, style: style) }
         Wrapper(width: width).wrap(canvas)
-        return canvas.contentLines.map { line in
+        return canvas.contentLines.elements.map { line in
             var text: [UInt8] = []
-            for piece in canvas.pieces[Int(line.firstPiece)..<Int(line.endPiece)] where piece.start >= 0 {
+            for piece in canvas.pieces.elements[Int(line.firstPiece)..<Int(line.endPiece)] where piece.start >= 0 {
                 text += canvas.bytes[Int(piece.start)..<Int(piece.end)]
             }
             return String(decoding: text, as: UTF8.self)

@@ -73,11 +73,13 @@ public final class CellCanvas {
     var items: [ContentItem] = []
     var blockCells: [cellhost_block_cell] = []
     /// The layout: the wrapped content's pieces (`Wrapper.wrap` replaces
-    /// whatever was here), then the chrome's.
-    var pieces: [Piece] = []
+    /// whatever was here), then the chrome's. Lists of the canvas's own
+    /// (freed in its deinit), so appending and emptying are plain stores.
+    var pieces = UnsafeList<Piece>()
     /// The wrapped content's lines (`Wrapper.wrap` replaces them).
-    var contentLines: [Line] = []
-    var outputLines: [Line] = []
+    var contentLines = UnsafeList<Line>()
+    /// The lines written out: the chrome's, made of `pieces`.
+    var outputLines = UnsafeList<Line>()
     var clusters: [Cluster] = []
     /// The wrapper's work lists (kept for their capacity).
     var wrapLists = Wrapper.Lists()
@@ -108,19 +110,22 @@ public final class CellCanvas {
     }
 
     deinit {
+        pieces.deallocate()
+        contentLines.deallocate()
+        outputLines.deallocate()
         wrapLists.deallocate()
     }
 
     /// Empties the content and the chrome's lines for the next message.
     /// The pieces and content lines are left to the next `Wrapper.wrap`,
-    /// which replaces them (emptying an array costs a generic
-    /// `replaceSubrange`, some 85 instructions); most messages have no
-    /// block cells, so theirs are emptied only when there are some.
+    /// which replaces them; most messages have no block cells, so theirs
+    /// are emptied only when there are some (emptying an array costs a
+    /// generic `replaceSubrange`, some 85 instructions).
     func reset() {
         bytes.removeAll(keepingCapacity: true)
         items.removeAll(keepingCapacity: true)
         if !blockCells.isEmpty { blockCells.removeAll(keepingCapacity: true) }
-        outputLines.removeAll(keepingCapacity: true)
+        outputLines.removeAll()
         lineEnds = 0
         truncated = false
         droppedLines = 0
@@ -133,9 +138,9 @@ public final class CellCanvas {
         if bytes.capacity > threshold { bytes = [] }
         if items.capacity * MemoryLayout<ContentItem>.stride > threshold { items = [] }
         if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
-        if pieces.capacity * MemoryLayout<Piece>.stride > threshold { pieces = [] }
-        if contentLines.capacity * MemoryLayout<Line>.stride > threshold { contentLines = [] }
-        if outputLines.capacity * MemoryLayout<Line>.stride > threshold { outputLines = [] }
+        pieces.release(above: threshold)
+        contentLines.release(above: threshold)
+        outputLines.release(above: threshold)
         if clusters.capacity * MemoryLayout<Cluster>.stride > threshold { clusters = [] }
         wrapLists.release(above: threshold)
     }

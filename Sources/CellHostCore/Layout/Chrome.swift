@@ -196,6 +196,10 @@ final class Chrome {
     /// The canvas's arrays while `layout` runs (empty ones between messages).
     private var out = ChromeLines()
 
+    deinit {
+        out.deallocate()
+    }
+
     /// The bubble: reply quote, content, footer, all aligned together.
     /// Lines are ranges of pieces; quote and footer pieces are appended
     /// after the content's, so nothing is copied into temporary arrays.
@@ -223,7 +227,7 @@ final class Chrome {
             quoteLine = first..<out.pieces.count
         }
         let footer = self.footer(message, &out)
-        let contentLines = canvas.contentLines
+        let contentLines = canvas.contentLines.elements
         func width(_ range: Range<Int>) -> Int {
             var total = 0
             for index in range { total += Int(out.pieces[index].width) }
@@ -251,14 +255,14 @@ final class Chrome {
             if outgoing {
                 let rightPadding = Piece.padding(bubbleContent - lineWidth + 1)
                 out.pieces.append(leftPadding)
-                for index in range { out.pieces.append(out.pieces[index]) }
+                out.pieces.appendCopies(of: range)
                 out.pieces.append(rightPadding)
                 out.pieces.append(gutter)
                 total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
             } else {
                 out.pieces.append(gutter)
                 out.pieces.append(.padding(1))
-                for index in range { out.pieces.append(out.pieces[index]) }
+                out.pieces.appendCopies(of: range)
                 total = gutter.width + 1 + Int32(lineWidth)
             }
             out.lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(out.pieces.count), width: total))
@@ -276,7 +280,7 @@ final class Chrome {
     /// line, its content as a heading between rules, and the day separator
     /// shown again for the conversation's first message.
     private func system(startsConversation: Bool, _ canvas: CellCanvas, _ out: inout ChromeLines) {
-        for line in canvas.contentLines {
+        for line in canvas.contentLines.elements {
             let lineWidth = Int(line.width)
             let start = out.pieces.count
             if startsConversation {

@@ -1,14 +1,15 @@
 /// A canvas's bytes, pieces and output lines while the chrome lays one
 /// message out: swapped out of the canvas at the start and back at the end
 /// (`take(from:)`, `giveBack(to:)`), so that each of the chrome's many
-/// small appends goes to an array of its own instead of through the
-/// canvas's stored property (a uniqueness check and a call each time). The
-/// chrome keeps one between messages, holding empty arrays: swapping costs
-/// no reference counting, and nothing is released.
+/// small appends goes to a value of its own instead of through the
+/// canvas's stored property (for the bytes, a uniqueness check and a call
+/// each time). The chrome keeps one between messages, holding an empty
+/// array and small lists of its own (freed by `deallocate`): swapping
+/// costs no reference counting, and nothing is released.
 struct ChromeLines {
     var bytes: [UInt8] = []
-    var pieces: [Piece] = []
-    var lines: [Line] = []
+    var pieces = UnsafeList<Piece>(capacity: 1)
+    var lines = UnsafeList<Line>(capacity: 1)
 
     /// Takes `canvas`'s arrays; it holds these (empty) ones until `giveBack(to:)`.
     mutating func take(from canvas: CellCanvas) {
@@ -24,6 +25,12 @@ struct ChromeLines {
         swap(&canvas.outputLines, &lines)
     }
 
+    /// Frees the lists held between messages (the owning chrome's deinit).
+    func deallocate() {
+        pieces.deallocate()
+        lines.deallocate()
+    }
+
     /// Appends a piece of a chrome line; padding of no columns is left out.
     mutating func add(_ piece: Piece) {
         if piece.width > 0 || piece.start >= 0 { pieces.append(piece) }
@@ -32,7 +39,7 @@ struct ChromeLines {
     /// Ends the line made of the pieces from `first` on.
     mutating func endLine(from first: Int) {
         var total: Int32 = 0
-        for index in first..<pieces.count { total += pieces[index].width }
+        for index in first..<pieces.count { total &+= pieces[index].width }
         lines.append(Line(firstPiece: Int32(first), endPiece: Int32(pieces.count), width: total))
     }
 

@@ -33,7 +33,7 @@ extension CellCanvas {
         guard tooMany || droppedLines > 0 else { return }
         let keep = min(contentLines.count, limits.rows - 1)
         let hidden = contentLines.count - keep + droppedLines
-        contentLines.removeSubrange(keep...)
+        contentLines.truncate(to: keep)
         let text = "… \(hidden) more line" + (hidden == 1 ? "" : "s")
         // One column per character ("…" included): cut to the width.
         let shown = String(text.prefix(max(1, width)))

@@ -1,6 +1,7 @@
-/// A growable list of plain values in memory it manages itself: the
-/// wrapper's word and spaces being collected and the pieces and lines it
-/// produces. A Swift array would pay a uniqueness check (and a call) on
+/// A growable list of plain values in memory it manages itself: a
+/// canvas's pieces and lines (which the wrapper and the chrome append to,
+/// and the encoder reads) and the wrapper's word and spaces being
+/// collected. A Swift array would pay a uniqueness check (and a call) on
 /// every append and a generic `replaceSubrange` on every
 /// `removeAll(keepingCapacity:)`; here an append is a capacity check and a
 /// store, and emptying sets the count.
@@ -8,7 +9,8 @@
 /// Only for trivial types (no references): elements are never
 /// deinitialized. Owned by one `CellCanvas`, which frees it (`deallocate`)
 /// in its deinit; copies of the struct share the memory, so only the
-/// owner's copy may outlive a `wrap` call (the wrapper moves its copy back).
+/// owner's copy may outlive a `wrap` or chrome `layout` call (each moves
+/// its working copy back into the canvas when it is done).
 struct UnsafeList<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
@@ -27,6 +29,26 @@ struct UnsafeList<Element> {
         (base + count).initialize(to: element)
         count &+= 1
     }
+
+    /// Element `index` (< `count`, not checked: indices come from the
+    /// canvas's own lines).
+    @inline(__always)
+    subscript(index: Int) -> Element { base[index] }
+
+    /// Appends a copy of the elements `range` (within `0..<count`) of this
+    /// list: the chrome puts a content line's pieces into a bubble line.
+    @inline(__always)
+    mutating func appendCopies(of range: Range<Int>) {
+        let added = range.count
+        while count &+ added > capacity { grow() }
+        // The copies go past `count`, so they never overlap the originals.
+        (base + count).initialize(from: base + range.lowerBound, count: added)
+        count &+= added
+    }
+
+    /// Keeps the first `newCount` elements (all when there are fewer).
+    @inline(__always)
+    mutating func truncate(to newCount: Int) { count = max(0, min(count, newCount)) }
 
     /// The last element, to change in place; nil when empty.
     @inline(__always)

@@ -7,13 +7,17 @@ import CellHostABI
 ///
 /// Printable ASCII — most chat text — is taken a word, or a line of words,
 /// at a time instead of a cluster at a time; the result is the same (a test
-/// compares). The layout replaces the canvas's pieces and content lines.
+/// compares). The layout replaces the canvas's pieces and content lines,
+/// which it writes in place.
 struct Wrapper {
     let width: Int
     var mode = WidthMode.grapheme
 
     func wrap(_ canvas: CellCanvas) {
-        var state = State(width: width, mode: mode, lists: canvas.wrapLists)
+        // The state works on copies of the canvas's lists and moves them
+        // back at the end (appends may have moved their memory).
+        var state = State(width: width, mode: mode, lists: canvas.wrapLists, pieces: canvas.pieces,
+                          lines: canvas.contentLines)
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
         var glyphs: [UInt8] = []
@@ -37,7 +41,7 @@ struct Wrapper {
                         let cells = min(Int(count), width)
                         for index in Int(start)..<(Int(start) + cells) {
                             let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &glyphs)
-                            state.lists.pieces.append(piece)
+                            state.pieces.append(piece)
                             state.lineWidth += 1
                         }
                         state.endLine()
@@ -48,16 +52,13 @@ struct Wrapper {
             state.flushWord(bytes)
         }
         state.flushPending()
-        if state.lineWidth > 0 || state.lists.lines.isEmpty || state.lists.pieces.count > state.firstPiece {
+        if state.lineWidth > 0 || state.lines.isEmpty || state.pieces.count > state.firstPiece {
             state.endLine()
         }
         state.dropSpaces()
         if !glyphs.isEmpty { canvas.bytes.append(contentsOf: glyphs) }
-        // The layout replaces any earlier one (`reset` leaves them).
-        canvas.pieces.replaceSubrange(canvas.pieces.indices, with: state.lists.pieces.elements)
-        canvas.contentLines.replaceSubrange(canvas.contentLines.indices, with: state.lists.lines.elements)
-        state.lists.pieces.removeAll()
-        state.lists.lines.removeAll()
+        canvas.pieces = state.pieces
+        canvas.contentLines = state.lines
         canvas.wrapLists = state.lists
     }
 
@@ -110,28 +111,21 @@ struct Wrapper {
     }
 
     /// The wrapper's work lists, kept by the canvas for their memory: the
-    /// word and the spaces being collected, and the pieces and lines made
-    /// (put in the canvas's arrays at the end, at once).
+    /// word and the spaces being collected.
     struct Lists {
         var word = UnsafeList<Segment>()
         var spaces = UnsafeList<Segment>()
-        var pieces = UnsafeList<Piece>()
-        var lines = UnsafeList<Line>()
 
         /// Gives back lists grown past `threshold` bytes by a large message.
         mutating func release(above threshold: Int) {
             word.release(above: threshold)
             spaces.release(above: threshold)
-            pieces.release(above: threshold)
-            lines.release(above: threshold)
         }
 
         /// Frees the memory (the owning canvas's deinit).
         func deallocate() {
             word.deallocate()
             spaces.deallocate()
-            pieces.deallocate()
-            lines.deallocate()
         }
     }
 
@@ -154,7 +148,10 @@ struct Wrapper {
         let width: Int
         let mode: WidthMode
         var lists: Lists
-        /// The first piece of the line being made, in `lists.pieces`.
+        /// The pieces and lines made: the canvas's lists, emptied first.
+        var pieces: UnsafeList<Piece>
+        var lines: UnsafeList<Line>
+        /// The first piece of the line being made, in `pieces`.
         var firstPiece = 0
         var lineWidth = 0
         /// The columns of the word being collected, and of the spaces before it.
@@ -167,14 +164,16 @@ struct Wrapper {
         var pending = Piece(start: -1, end: -1, width: 0, style: Style())
         var hasPending = false
 
-        init(width: Int, mode: WidthMode, lists: Lists) {
+        init(width: Int, mode: WidthMode, lists: Lists, pieces: UnsafeList<Piece>, lines: UnsafeList<Line>) {
             self.width = width
             self.mode = mode
             self.lists = lists
+            self.pieces = pieces
+            self.lines = lines
             self.lists.word.removeAll()
             self.lists.spaces.removeAll()
-            self.lists.pieces.removeAll()
-            self.lists.lines.removeAll()
+            self.pieces.removeAll()
+            self.lines.removeAll()
         }
 
         /// Adds `start..<end` (`width` columns, `style`) to the last segment
@@ -374,15 +373,15 @@ struct Wrapper {
         @inline(__always)
         mutating func flushPending() {
             if hasPending {
-                lists.pieces.append(pending)
+                pieces.append(pending)
                 hasPending = false
             }
         }
 
         mutating func endLine() {
             flushPending()
-            lists.lines.append(Line(firstPiece: int32(firstPiece), endPiece: int32(lists.pieces.count), width: int32(lineWidth)))
-            firstPiece = lists.pieces.count
+            lines.append(Line(firstPiece: int32(firstPiece), endPiece: int32(pieces.count), width: int32(lineWidth)))
+            firstPiece = pieces.count
             lineWidth = 0
         }
 

@@ -23,7 +23,7 @@ struct LineEncoder {
                 writePlainLines(canvas, to: out)
                 break
             }
-            for index in canvas.outputLines.indices {
+            for index in canvas.outputLines.elements.indices {
                 writeLine(canvas, index, colored: colored, to: out)
                 out.append(0x0A)
             }
@@ -45,18 +45,16 @@ struct LineEncoder {
     }
 
     /// Calls `body` with the output lines, pieces and bytes of `canvas`,
-    /// opened once for all lines (not once per piece or line). They are
-    /// opened through mutable buffer pointers: read-only ones, through the
-    /// class, would retain and release each array.
+    /// opened once for all lines (not once per piece or line). The bytes
+    /// are opened through a mutable buffer pointer: a read-only one,
+    /// through the class, would retain and release the array.
     @inline(__always)
     private func withLaidOut(_ canvas: CellCanvas,
                              _ body: (UnsafeBufferPointer<Line>, UnsafeBufferPointer<Piece>, UnsafeBufferPointer<UInt8>) -> Void) {
-        canvas.outputLines.withUnsafeMutableBufferPointer { lines in
-            canvas.pieces.withUnsafeMutableBufferPointer { pieces in
-                canvas.bytes.withUnsafeMutableBufferPointer { bytes in
-                    body(UnsafeBufferPointer(lines), UnsafeBufferPointer(pieces), UnsafeBufferPointer(bytes))
-                }
-            }
+        let lines = canvas.outputLines.elements
+        let pieces = canvas.pieces.elements
+        canvas.bytes.withUnsafeMutableBufferPointer { bytes in
+            body(lines, pieces, UnsafeBufferPointer(bytes))
         }
     }
 
@@ -195,7 +193,7 @@ struct LineEncoder {
         let colored: Style = [.customForeground, .customBackground]
         var first = true
         canvas.bytes.withUnsafeBufferPointer { bytes in
-            for (index, line) in canvas.outputLines.enumerated() {
+            for (index, line) in canvas.outputLines.elements.enumerated() {
                 let pieces = Int(line.firstPiece)..<Int(line.endPiece)
                 guard pieces.contains(where: { !canvas.pieces[$0].style.isDisjoint(with: colored) }) else { continue }
                 out.append(contentsOf: first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
