@@ -498,8 +498,10 @@ final class Chrome {
     /// columns and `ellipsis` true, for the caller to append "…" (nothing at
     /// all when `maxWidth` < 1). Marks beyond a cluster's
     /// limit are dropped. Clusters are measured only until the text is known
-    /// not to fit, so a long reply preview costs what its first line costs;
-    /// bytes move only towards `start`, so the cut needs no copy.
+    /// not to fit, so a long reply preview costs what its first line costs
+    /// (and its ASCII a stretch at a time, `nextASCIIStretch`, as runs may
+    /// be cut at any byte); bytes move only towards `start`, so the cut
+    /// needs no copy.
     static func fit(_ bytes: UnsafeMutableBufferPointer<UInt8>, from start: Int, maxWidth: Int,
                     mode: WidthMode) -> (end: Int, width: Int, ellipsis: Bool) {
         guard let base = bytes.baseAddress else { return (start, 0, false) }
@@ -516,7 +518,7 @@ final class Chrome {
             if write != from { memmove(base + write, base + from, count) }
             write += count
         }
-        while let cluster = scanner.next() {
+        while let cluster = scanner.nextASCIIStretch() ?? scanner.next() {
             let width = Int(cluster.width)
             if total + width > maxWidth {
                 // Too wide: what fits in `limit` columns, then the ellipsis.

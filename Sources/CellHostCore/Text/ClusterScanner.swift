@@ -86,6 +86,27 @@ struct ClusterScanner {
         return mode == .wcwidth ? codePointUnit() : graphemeCluster()
     }
 
+    /// The printable ASCII from here up to the next non-ASCII code point,
+    /// spaces and all, as one run (`isSpace` false): the runs `next()`
+    /// would give there, joined. Nil when `next()` would not give a run
+    /// here (not ASCII, or a cluster of one ASCII byte and marks). For
+    /// `Chrome.fit`, which may cut a run at any byte and does not look for
+    /// spaces, so a reply quote's ASCII preview is one cluster, not one per
+    /// word.
+    mutating func nextASCIIStretch() -> Cluster? {
+        let start = position
+        guard start < end, bytes[start] < 0x80, !previousIsPrepend else { return nil }
+        var index = ASCIIWords.firstNonASCII(bytes, from: start &+ 1, end: end)
+        // The last byte belongs to the next cluster when a mark follows.
+        if index < end, !startsOwnCluster(at: index) { index &-= 1 }
+        guard index > start else { return nil }
+        position = index
+        previous = Int32(bytes[index &- 1])
+        state = 0
+        return Cluster(start: Int32(start), end: Int32(index), width: Int32(index &- start),
+                       isSpace: false, isWide: false, isRun: true)
+    }
+
     /// `next()`, except that a cluster of one column is joined by the
     /// one-column code points after it that are clusters by themselves
     /// (`loneCodePoint`): a run of Cyrillic or Greek letters, or a voice
