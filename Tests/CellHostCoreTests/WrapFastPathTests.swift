@@ -82,9 +82,12 @@ final class WrapFastPathTests: XCTestCase {
         let blocks: [[UInt8]] = [[0xE2, 0x96, 0x88], [0xE2, 0x96, 0x81], [0xE2, 0x96, 0x9F], [0xE2, 0x94, 0x80], [0xE2, 0xA3, 0xBF]]
         let block = blocks[0] // █
         for sequence in sequences {
-            // Runs of one to five symbols before it (pairs of block elements are checked at once).
-            for prefix in 0...5 {
-                let bytes = (0..<prefix).flatMap { blocks[($0 + sequence.count) % blocks.count] } + sequence + block
+            // Runs of one to five symbols before it (pairs of block elements
+            // are checked at once), and of 6 to 17 block elements (eight
+            // at a time), so it falls at each place of an eight.
+            for prefix in 0...17 {
+                let symbols = prefix <= 5 ? blocks : Array(blocks[0..<3])
+                let bytes = (0..<prefix).flatMap { symbols[($0 + sequence.count) % symbols.count] } + sequence + block
                 bytes.withUnsafeBufferPointer { buffer in
                     for end in 0...buffer.count {
                         XCTAssertEqual(CodePointProperties.narrowSymbolRunEnd(buffer, from: 0, end: end),

@@ -21,8 +21,15 @@ struct Wrapper {
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
         var glyphs: [UInt8] = []
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            canvas.items.withUnsafeBufferPointer { items in
+        // The content is moved out of the canvas while it is read, and
+        // back at the end: read in place, through the class, each array
+        // (filled by a render worker thread) was retained and released.
+        var content: [UInt8] = []
+        var contentItems: [ContentItem] = []
+        swap(&content, &canvas.bytes)
+        swap(&contentItems, &canvas.items)
+        content.withUnsafeBufferPointer { bytes in
+            contentItems.withUnsafeBufferPointer { items in
                 for position in items.indices {
                     switch items[position] {
                     case let .text(start, end, style):
@@ -56,6 +63,8 @@ struct Wrapper {
             state.endLine()
         }
         state.dropSpaces()
+        swap(&content, &canvas.bytes)
+        swap(&contentItems, &canvas.items)
         if !glyphs.isEmpty { canvas.bytes.append(contentsOf: glyphs) }
         canvas.pieces = state.pieces
         canvas.contentLines = state.lines

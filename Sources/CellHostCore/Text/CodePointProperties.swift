@@ -58,6 +58,19 @@ struct CodePointProperties {
     static func narrowSymbolRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
         guard let base = bytes.baseAddress, start >= 0, end <= bytes.count else { return start }
         var index = start
+        // Eight block elements (24 bytes: three words, each byte masked by
+        // its place in the three-byte pattern E2 96 80–9F) at a time: a
+        // poll's bar or a waveform is mostly these.
+        while index &+ 24 <= end {
+            let raw = UnsafeRawPointer(base + index)
+            let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let second = UInt64(littleEndian: (raw + 8).loadUnaligned(as: UInt64.self))
+            let third = UInt64(littleEndian: (raw + 16).loadUnaligned(as: UInt64.self))
+            guard first & 0xFFFF_E0FF_FFE0_FFFF == 0x96E2_8096_E280_96E2,
+                  second & 0xFFE0_FFFF_E0FF_FFE0 == 0xE280_96E2_8096_E280,
+                  third & 0xE0FF_FFE0_FFFF_E0FF == 0x8096_E280_96E2_8096 else { break }
+            index &+= 24
+        }
         while index &+ 3 <= end {
             // Two block elements (U+2580–U+259F, E2 96 80–9F; waveforms
             // and bars) at once, checked with one mask.
