@@ -140,4 +140,45 @@ final class ChromeTextLimitTests: XCTestCase {
         let lines = try CellHost().renderLines(#"{"type":"nosuch","sender":{"id":"x","name":"\#(name)"},"text":"t"}"#, width: 40)
         XCTAssertEqual(lines.first, "<U+202E><U+202E><U+202E><U+202E><U+202E…")
     }
+
+    /// A span of the message's own strings is copied without sanitizing
+    /// (`CellCanvas.append`'s fast path when it fits): the content, the
+    /// cut and the count of dropped lines are what the general path gives,
+    /// at every byte cap from nothing to more than all of it, exact fits
+    /// included, after a row of block cells (4 bytes each) or not, and for
+    /// empty spans and spans that end inside a character.
+    func test_heldSpans_fillTheByteCapAsSanitizingDoes() {
+        let texts = ["plain", "", "Grüße 日本", "👩\u{200D}👩\u{200D}👧 ok", "e\u{301}\u{301}", "last words"]
+        for cap in 1...48 {
+            for withRow in [false, true] {
+                let arena = StringArena()
+                let held = CellCanvas(), plain = CellCanvas()
+                for canvas in [held, plain] {
+                    canvas.limits = OutputLimits(rows: 100, bytes: cap)
+                    if withRow {
+                        var cell = cellhost_block_cell()
+                        cell.codepoint = 0x2588
+                        withUnsafePointer(to: &cell) { canvas.appendRow(UnsafeBufferPointer(start: $0, count: 1)) }
+                    }
+                }
+                held.sanitizedSource = arena
+                for text in texts {
+                    var text = text
+                    let stored = text.withUTF8 { arena.storeSanitized($0) }
+                    let span = UnsafeBufferPointer(start: stored.data.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) },
+                                                   count: stored.length)
+                    for part in [span, UnsafeBufferPointer(rebasing: span[0..<min(2, span.count)])] {
+                        held.append(part, style: .strong)
+                        plain.append(part, style: .strong)
+                    }
+                }
+                let what = "cap \(cap)\(withRow ? " after a row" : "")"
+                XCTAssertEqual(held.bytes, plain.bytes, what)
+                XCTAssertEqual(String(describing: held.items), String(describing: plain.items), what)
+                XCTAssertEqual(held.truncated, plain.truncated, what)
+                XCTAssertEqual(held.droppedLines, plain.droppedLines, what)
+                XCTAssertLessThanOrEqual(held.bytes.count + 4 * held.blockCells.count, cap, what)
+            }
+        }
+    }
 }

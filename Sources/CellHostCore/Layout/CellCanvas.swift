@@ -216,7 +216,16 @@ public final class CellCanvas {
         // no sanitizing: one pass over it, not a search for line ends and
         // then a look for controls in each line.
         if !truncated, holdsSanitized(text) {
-            appendLine(text, style: style, sanitized: true)
+            // Most often it fits in the byte cap: what `appendLine` does
+            // then, without its checks for a cut.
+            let start = bytes.count
+            if text.count > 0, text.count <= limits.bytes &- contentBytes {
+                bytes.append(contentsOf: text)
+                items.append(.text(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: bytes.count),
+                                   style: style))
+            } else {
+                appendLine(text, style: style, sanitized: true)
+            }
             return
         }
         var lineStart = 0
