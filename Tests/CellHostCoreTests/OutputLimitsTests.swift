@@ -140,11 +140,14 @@ final class ChromeTextLimitTests: XCTestCase {
         let lines = try CellHost().renderLines(#"{"type":"nosuch","sender":{"id":"x","name":"\#(name)"},"text":"t"}"#, width: 40)
         XCTAssertEqual(lines.first, "<U+202E><U+202E><U+202E><U+202E><U+202E…")
     }
+}
 
+/// The byte cap for spans the builder copies without sanitizing them.
+final class HeldSpanCapTests: XCTestCase {
     /// A span of the message's own strings is copied without sanitizing
     /// (`CellCanvas.append`'s fast path when it fits): the content, the
     /// cut and the count of dropped lines are what the general path gives,
-    /// at every byte cap from nothing to more than all of it, exact fits
+    /// at every byte cap from one byte to more than all of it, exact fits
     /// included, after a row of block cells (4 bytes each) or not, and for
     /// empty spans and spans that end inside a character.
     func test_heldSpans_fillTheByteCapAsSanitizingDoes() {
