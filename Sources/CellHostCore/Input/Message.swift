@@ -146,7 +146,9 @@ public final class Message {
         }
         isEdited = fields.edited.flatMap { document.bool($0) } ?? false
         replyTo = fields.replyTo.flatMap { document.string($0) }
-        isSystem = type == "system"
+        // The length first: most types are not six bytes, and their
+        // comparison with "system" would be a call.
+        isSystem = type.utf8.count == 6 && type == "system"
         systemEvent = isSystem ? document.member(root, "system").flatMap { document.member($0, "event") }.flatMap { document.string($0) } : nil
     }
 
