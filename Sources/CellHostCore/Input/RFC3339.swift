@@ -76,8 +76,8 @@ enum RFC3339 {
     /// `parse(_:)` with the date of a canonical timestamp looked up in
     /// `cache` first (the same seconds, read from fewer instructions).
     ///
-    /// The time of day (`HH:MM:SS`) is read as one word: its bytes less
-    /// the expected `0`, `0`, `:`, `0`, `0`, `:`, `0`, `0` must each be 0 to 9
+    /// The time of day (`HH:MM:SS`) is read as one word: each of its bytes
+    /// XOR the expected `0`, `0`, `:`, `0`, `0`, `:`, `0`, `0` must be 0 to 9
     /// (the colons 0), checked for all eight bytes at once.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, days cache: inout DayCache) -> Double? {
         guard b.count == 20, let base = b.baseAddress, base[10] == UInt8(ascii: "T"),
