@@ -51,6 +51,19 @@ final class MessageFieldTests: XCTestCase {
         XCTAssertNil(message.reactionsNode)
     }
 
+    /// `isSystem` compares the type's length first: only a type that
+    /// decodes to exactly "system" is one, however it is spelled.
+    func test_systemType_isTheDecodedTypeSystemOnly() throws {
+        let cases: [(String, Bool)] = [(#""system""#, true), (#""sys\u0074em""#, true), (#""System""#, false),
+                                       (#""systems""#, false), (#""syste""#, false), (#""systém""#, false),
+                                       (#""sy\u0000em""#, false), (#""""#, false), (#"7"#, false)]
+        for (type, expected) in cases {
+            let message = try load(#"{"type":"# + type + #","system":{"event":"conversation"},"text":"t"}"#)
+            XCTAssertEqual(message.isSystem, expected, type)
+            XCTAssertEqual(message.systemEvent, expected ? "conversation" : nil, type)
+        }
+    }
+
     func test_nineByteFields_areRead() throws {
         let message = try load(#"{"type":"text","direction":"outgoing","reactions":[{"emoji":"x","count":1}]}"#)
         XCTAssertTrue(message.isOutgoing)

@@ -89,6 +89,35 @@ final class RFC3339Tests: XCTestCase {
         XCTAssertEqual(parsedInTurn(texts), [reference, nil, nil, nil, nil, reference])
     }
 
+    /// The cached date's time of day is read as one word: every time of a
+    /// day, and every time with one byte of its `HH:MM:SS` replaced (digits,
+    /// the bytes around them, a colon, NUL, non-ASCII), give what the whole
+    /// parse gives.
+    func test_dayCache_timeOfDayWord_givesWhatTheWholeParseGives() {
+        let date = "2026-11-29T"
+        var cases: [[UInt8]] = []
+        for second in stride(from: 0, to: 86_400, by: 7) {
+            cases.append(Array((date + String(format: "%02d:%02d:%02dZ", second / 3600, second / 60 % 60, second % 60)).utf8))
+        }
+        for text in ["23:59:60Z", "24:00:00Z", "99:99:99Z", "00:00:00Z"] { cases.append(Array((date + text).utf8)) }
+        let replacements: [UInt8] = [0x00, 0x2F, 0x30, 0x35, 0x39, 0x3A, 0x3B, 0x2E, 0x20, 0x61, 0x7F, 0x80, 0x89, 0x8A, 0xC3, 0xFF]
+        for index in 11..<19 {
+            for byte in replacements {
+                var bytes = Array((date + "10:02:59Z").utf8)
+                bytes[index] = byte
+                cases.append(bytes)
+            }
+        }
+        let warm = Array((date + "10:02:00Z").utf8)
+        for bytes in cases {
+            // Each right after the plain date, so that its date is the cached one.
+            var cache = RFC3339.DayCache()
+            XCTAssertEqual(warm.withUnsafeBufferPointer { RFC3339.parse($0, days: &cache) }, reference)
+            let cached = bytes.withUnsafeBufferPointer { RFC3339.parse($0, days: &cache) }
+            XCTAssertEqual(cached, bytes.withUnsafeBufferPointer { RFC3339.parse($0) }, "\(bytes)")
+        }
+    }
+
     func test_dayCache_neverRemembersAnImpossibleDate() {
         // 2026-02-30 is refused each time, not taken from the cache after a first read.
         XCTAssertEqual(parsedInTurn(["2026-02-30T10:00:00Z", "2026-02-30T10:00:00Z", "2026-02-28T10:00:00Z"]),

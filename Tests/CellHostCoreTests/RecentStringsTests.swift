@@ -2,8 +2,8 @@ import XCTest
 @testable import CellHostCore
 
 /// `RecentStrings` gives what `JSONDocument.string` gives, whether a value
-/// is new or kept from an earlier document, and `parse(sharing:)` parses as
-/// `parse(_:)` does.
+/// is new or kept from an earlier document (or message), and
+/// `parse(sharing:)` parses as `parse(_:)` does.
 final class RecentStringsTests: XCTestCase {
     /// JSON string contents (raw bytes between the quotes), including
     /// values that differ only past 16 bytes or in one byte of a word,
@@ -32,6 +32,32 @@ final class RecentStringsTests: XCTestCase {
         for _ in 0..<2000 {
             let document = try document(values[random.below(values.count)])
             XCTAssertEqual(recent.string(document, JSONDocument.root), document.string(JSONDocument.root))
+        }
+    }
+
+    /// A render thread's messages share one `Message.RecentFields`
+    /// (`CallState.recent`): each gets the type and sender a message of
+    /// its own, loaded alone, gets.
+    func test_messagesSharingRecentFields_readWhatAMessageAloneReads() throws {
+        var recent = Message.RecentFields()
+        var days = RFC3339.DayCache()
+        let ring = [Message(), Message(), Message()]
+        var random = SplitMix64(state: 5)
+        let quote: [UInt8] = [UInt8(ascii: "\"")]
+        func string(_ content: [UInt8]) -> [UInt8] { quote + content + quote }
+        for turn in 0..<1500 {
+            let type = string(values[random.below(values.count)]), id = string(values[random.below(values.count)])
+            let name = string(values[random.below(values.count)])
+            let sender = turn % 7 == 0 ? id : Array(#"{"id":"#.utf8) + id + Array(#","name":"#.utf8) + name + [UInt8(ascii: "}")]
+            let record = Array(#"{"type":"#.utf8) + type + Array(#","sender":"#.utf8) + sender + [UInt8(ascii: "}")]
+            let message = ring[turn % ring.count], alone = Message()
+            try message.load(sharing: record, me: "u-1", days: &days, recent: &recent)
+            try record.withUnsafeBufferPointer { try alone.load($0, me: "u-1") }
+            XCTAssertEqual(message.type, alone.type)
+            XCTAssertEqual(message.typeIsMissing, alone.typeIsMissing)
+            XCTAssertEqual(message.senderID, alone.senderID)
+            XCTAssertEqual(message.senderName, alone.senderName)
+            XCTAssertEqual(message.isOutgoing, alone.isOutgoing)
         }
     }
 

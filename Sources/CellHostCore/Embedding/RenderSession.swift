@@ -162,10 +162,16 @@ public final class RenderSession {
     func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
-        if let bytes {
-            try message.load(bytes, me: me, days: &host.runtime.state.days)
-        } else {
-            try message.load(sharing: slot.record, me: me, days: &host.runtime.state.days)
+        // This thread's call state, for its date and string caches: lent,
+        // as in `walk` (neither it nor the runtime, which the other thread
+        // uses too, is retained and released).
+        let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+        try lent._withUnsafeGuaranteedRef { state in
+            if let bytes {
+                try message.load(bytes, me: me, days: &state.days, recent: &state.recent)
+            } else {
+                try message.load(sharing: slot.record, me: me, days: &state.days, recent: &state.recent)
+            }
         }
         slot.kind = .message
         slot.line = line

@@ -37,6 +37,8 @@ public final class CallState: @unchecked Sendable {
     var lastError: [String: String] = [:]
     /// The date of the last timestamp this thread parsed (`Message.load`).
     var days = RFC3339.DayCache()
+    /// The last values of the string fields this thread parsed (`Message.load`).
+    var recent = Message.RecentFields()
     /// Counts this thread's plugin calls (`CallProgress`).
     public let progress = CallProgress()
     /// True on a render worker thread: only thread-safe classes may be

@@ -36,9 +36,14 @@ public final class Message {
 
     /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
     private var days = RFC3339.DayCache()
-    /// The last values of `type`, `senderID` and `senderName`: a value that
-    /// comes back makes no new `String`.
-    private var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
+    /// The last values of `type`, `senderID` and `senderName` `load(_:me:)` read.
+    private var recent = RecentFields()
+
+    /// The last distinct values of `type`, `senderID` and `senderName`
+    /// (`RecentStrings`): a value that comes back makes no new `String`.
+    struct RecentFields {
+        var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
+    }
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
     /// message is reset (the end of the call that received it).
@@ -48,26 +53,35 @@ public final class Message {
 
     /// Parses `bytes` as a message. Throws when they are not a JSON object.
     public func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?) throws {
-        try load(bytes, me: me, days: &days)
+        try load(bytes, me: me, days: &days, recent: &recent)
     }
 
     /// `load(_:me:)` with the date of the last timestamp read kept in
-    /// `days`: a render thread's own (`CallState.days`), shared by every
-    /// message it parses, where a message's own would remember the date of
-    /// the record that used its slot a ring's length ago.
-    func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?, days: inout RFC3339.DayCache) throws {
+    /// `days`, and the last values of the string fields in `recent`: a
+    /// render thread's own (`CallState.days`, `CallState.recent`), shared
+    /// by every message it parses, where a message's own would remember
+    /// the record that used its slot a ring's length ago (and be cold in
+    /// the cache by then).
+    func load(_ bytes: UnsafeBufferPointer<UInt8>, me: String?, days: inout RFC3339.DayCache,
+              recent: inout RecentFields) throws {
         arena.reset()
         try document.parse(bytes)
-        try readFields(of: &document, me: me, days: &days)
+        try readFields(of: &document, me: me, days: &days, recent: &recent)
     }
 
-    /// `load(_:me:days:)` of a record the caller keeps as it is while the
-    /// message is in use (a render slot's): the document shares its buffer
-    /// rather than copying it.
+    /// `load(sharing:me:days:recent:)` with the message's own recent values.
     func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
+        try load(sharing: consume record, me: me, days: &days, recent: &recent)
+    }
+
+    /// `load(_:me:days:recent:)` of a record the caller keeps as it is
+    /// while the message is in use (a render slot's): the document shares
+    /// its buffer rather than copying it.
+    func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache,
+              recent: inout RecentFields) throws {
         arena.reset()
         try document.parse(sharing: consume record)
-        try readFields(of: &document, me: me, days: &days)
+        try readFields(of: &document, me: me, days: &days, recent: &recent)
     }
 
     /// Reads the fields the host needs from the document just parsed
@@ -75,7 +89,8 @@ public final class Message {
     /// copy of the stored property would retain and release its three
     /// buffers on every message). Must not touch `self.document` itself.
     /// Throws when it is not an object.
-    private func readFields(of document: inout JSONDocument, me: String?, days: inout RFC3339.DayCache) throws {
+    private func readFields(of document: inout JSONDocument, me: String?, days: inout RFC3339.DayCache,
+                            recent: inout RecentFields) throws {
         guard document.kind(JSONDocument.root) == .object else {
             let kind = document.kind(JSONDocument.root)
             throw JSONSyntaxError(offset: 0, reason: "expected a JSON object, found \(kind == .array ? "an array" : "a bare value")")
@@ -89,7 +104,7 @@ public final class Message {
         }
         textNode = fields.text
         reactionsNode = fields.reactions
-        if let node = fields.type, let value = types.string(document, node), !value.isEmpty, value.utf8.count <= 64 {
+        if let node = fields.type, let value = recent.types.string(document, node), !value.isEmpty, value.utf8.count <= 64 {
             type = value
             typeIsMissing = false
         } else {
@@ -105,10 +120,10 @@ public final class Message {
         if let sender = fields.sender {
             if document.kind(sender) == .object {
                 let (idNode, nameNode) = document.members(sender, "id", "name")
-                senderID = idNode.flatMap { senderIDs.string(document, $0) } ?? ""
-                senderName = nameNode.flatMap { senderNames.string(document, $0) } ?? ""
+                senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""
+                senderName = nameNode.flatMap { recent.senderNames.string(document, $0) } ?? ""
             } else {
-                senderID = senderIDs.string(document, sender) ?? ""
+                senderID = recent.senderIDs.string(document, sender) ?? ""
                 senderName = ""
             }
         } else {
@@ -146,7 +161,9 @@ public final class Message {
         }
         isEdited = fields.edited.flatMap { document.bool($0) } ?? false
         replyTo = fields.replyTo.flatMap { document.string($0) }
-        isSystem = type == "system"
+        // The length first: most types are not six bytes, and their
+        // comparison with "system" would be a call.
+        isSystem = type.utf8.count == 6 && type == "system"
         systemEvent = isSystem ? document.member(root, "system").flatMap { document.member($0, "event") }.flatMap { document.string($0) } : nil
     }
 

@@ -75,11 +75,19 @@ enum RFC3339 {
 
     /// `parse(_:)` with the date of a canonical timestamp looked up in
     /// `cache` first (the same seconds, read from fewer instructions).
+    ///
+    /// The time of day (`HH:MM:SS`) is read as one word: each of its bytes
+    /// XOR the expected `0`, `0`, `:`, `0`, `0`, `:`, `0`, `0` must be 0 to 9
+    /// (the colons 0), checked for all eight bytes at once.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, days cache: inout DayCache) -> Double? {
-        guard b.count == 20, let base = b.baseAddress, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-              b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return parse(b) }
-        let head = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-        let tail = UnsafeRawPointer(base + 8).loadUnaligned(as: UInt16.self)
+        guard b.count == 20, let base = b.baseAddress, base[10] == UInt8(ascii: "T"),
+              base[19] == UInt8(ascii: "Z") else { return parse(b) }
+        let raw = UnsafeRawPointer(base)
+        let clock = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 11, as: UInt64.self)) ^ 0x3030_3A30_303A_3030
+        // The colons, at bytes 2 and 5 of the word.
+        guard clock & 0x0000_FF00_00FF_0000 == 0 else { return parse(b) }
+        let head = raw.loadUnaligned(as: UInt64.self)
+        let tail = raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
         guard head == cache.head, tail == cache.tail else {
             // A new date: read whole, and remember the date when it is one.
             guard let seconds = parse(b), let fields = Fields(b) else { return nil }
@@ -87,12 +95,14 @@ enum RFC3339 {
                              days: daysFromCivil(year: fields.year, month: fields.month, day: fields.day))
             return seconds
         }
-        @inline(__always) func pair(_ index: Int) -> Int? {
-            let high = b[index] &- 0x30, low = b[index + 1] &- 0x30
-            return high < 10 && low < 10 ? Int(high) * 10 + Int(low) : nil
+        // A byte above 9 gets its high bit from the addition (a byte from
+        // 0x8A, which would carry into the next, has it already).
+        guard (clock &+ 0x7676_7676_7676_7676 | clock) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        @inline(__always) func pair(_ shift: UInt64) -> Int {
+            Int(truncatingIfNeeded: (clock >> shift) & 0xFF) &* 10 &+ Int(truncatingIfNeeded: (clock >> (shift &+ 8)) & 0xFF)
         }
-        guard let hour = pair(11), let minute = pair(14), let second = pair(17),
-              hour < 24, minute < 60, second <= 60 else { return nil }
+        let hour = pair(0), minute = pair(24), second = pair(48)
+        guard hour < 24, minute < 60, second <= 60 else { return nil }
         return MessageTime.validated(Double(cache.days * 86400 + hour * 3600 + minute * 60 + second))
     }
 

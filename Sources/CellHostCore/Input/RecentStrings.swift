@@ -2,9 +2,11 @@ import Glibc
 
 /// The last few distinct values of one string field of a message (its
 /// type, its sender's id or name), so that a value seen again makes no new
-/// `String`. The senders of a conversation take turns, and each `Message`
-/// of a render ring sees only every few messages of the stream, so the
-/// one previous value alone would rarely match.
+/// `String`. The senders of a conversation take turns, so the one previous
+/// value alone would often not match. A render thread keeps one for all
+/// the messages it parses (`Message.RecentFields` in `CallState.recent`):
+/// a `Message`'s own sees only every ring's length-th record, and is cold in
+/// the cache by then.
 ///
 /// An entry keeps the first 16 bytes of its value's UTF-8 as two words
 /// (`KeyWord`) beside the value: a candidate is compared by its length and
