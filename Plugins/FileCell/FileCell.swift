@@ -184,7 +184,7 @@ public struct FileCell: MessageCellRenderer, PlainTextSummarizing {
         if !caption.isEmpty {
             cell.lineBreak()
             // A caption is message text: its markup counts, as in a text message.
-            InlineMarkup.append(caption, to: &cell)
+            InlineMarkup.append(hostString: caption, to: &cell)
         }
         return .rendered
     }

@@ -124,7 +124,7 @@ public struct ImageCell: MessageCellRenderer, PlainTextSummarizing {
         if !caption.isEmpty {
             if shown.rows.isEmpty { cell.lineBreak() }
             // A caption is message text: its markup counts, as in a text message.
-            InlineMarkup.append(caption, to: &cell)
+            InlineMarkup.append(hostString: caption, to: &cell)
         }
         return .rendered
     }

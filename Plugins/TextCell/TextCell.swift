@@ -32,7 +32,7 @@ public struct TextCell: MessageCellRenderer, PlainTextSummarizing {
                                 context: RenderContext) -> RenderOutcome {
         message.withTextUTF8 { text in
             guard !text.isEmpty else { return .declined }
-            InlineMarkup.append(text, to: &cell)
+            InlineMarkup.append(hostString: text, to: &cell)
             return .rendered
         }
     }
@@ -48,7 +48,7 @@ public struct TextCell: MessageCellRenderer, PlainTextSummarizing {
     public func plainText(for message: Message, context: RenderContext, into cell: inout CellBuilder) -> Bool {
         message.withTextUTF8 { text in
             guard !text.isEmpty else { return false }
-            InlineMarkup.appendPlainText(text, to: &cell)
+            InlineMarkup.appendPlainText(hostString: text, to: &cell)
             return true
         }
     }

@@ -205,7 +205,7 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
         message.withTextUTF8 { caption in
             if !caption.isEmpty {
                 cell.lineBreak()
-                InlineMarkup.append(caption, to: &cell)
+                InlineMarkup.append(hostString: caption, to: &cell)
             }
         }
         return .rendered

@@ -3,7 +3,9 @@ import XCTest
 
 /// `ChainWalk.restart` keeps its steps only when given the same array (its
 /// fast path): any other array, even of the same length and classes, replaces
-/// them; `takeOutcome` leaves a walk that is over, not paused.
+/// them; `takeOutcome` leaves a walk that is over, not paused; and
+/// `MessageRenderer.restart`, which keeps a walk's chain for a message of the
+/// same class, gives the registry's chain whatever came before.
 final class ChainWalkTests: XCTestCase {
     static let first = RuntimeClass(name: "FirstCell", pluginID: "test", messageClasses: ["text"], rank: 0,
                                     instanceSize: 0, selectors: SelectorTable())
@@ -22,22 +24,22 @@ final class ChainWalkTests: XCTestCase {
         let a = Self.steps([Self.first, Self.second], "text")
         let walk = ChainWalk(steps: a)
         walk.next = 2
-        walk.restart(steps: a)
+        walk.restart(steps: a, type: "text", generation: 1, isUnregistered: false)
         XCTAssertEqual(describe(walk), ["FirstCell/text", "SecondCell/text"])
         XCTAssertEqual(walk.next, 0)
         // Same length, other contents.
-        walk.restart(steps: Self.steps([Self.second, Self.first], "text"))
+        walk.restart(steps: Self.steps([Self.second, Self.first], "text"), type: "text", generation: 1, isUnregistered: false)
         XCTAssertEqual(describe(walk), ["SecondCell/text", "FirstCell/text"])
         // Same classes, other message class (non-ASCII).
-        walk.restart(steps: Self.steps([Self.second, Self.first], "tëxt"))
+        walk.restart(steps: Self.steps([Self.second, Self.first], "tëxt"), type: "text", generation: 1, isUnregistered: false)
         XCTAssertEqual(describe(walk), ["SecondCell/tëxt", "FirstCell/tëxt"])
         // A copy of the array is the same array; a mutated copy is not.
         var b = Self.steps([Self.first], "")
-        walk.restart(steps: b)
+        walk.restart(steps: b, type: "text", generation: 1, isUnregistered: false)
         b.append(Registry.Step(cls: Self.second, messageClass: "", isOverride: true))
-        walk.restart(steps: b)
+        walk.restart(steps: b, type: "text", generation: 1, isUnregistered: false)
         XCTAssertEqual(describe(walk), ["FirstCell/", "SecondCell/"])
-        walk.restart(steps: [])
+        walk.restart(steps: [], type: "text", generation: 1, isUnregistered: false)
         XCTAssertEqual(describe(walk), [])
         XCTAssertFalse(walk.isPaused)
     }
@@ -45,7 +47,7 @@ final class ChainWalkTests: XCTestCase {
     func testTakeOutcomeEndsTheWalk() {
         let walk = ChainWalk(steps: Self.steps([Self.first, Self.second], "text"))
         XCTAssertNil(walk.takeOutcome())
-        walk.restart(steps: walk.steps)
+        walk.restart(steps: walk.steps, type: "text", generation: 1, isUnregistered: false)
         walk.next = 1
         walk.outcome = RenderOutcome(cls: Self.first, messageClass: "text", fallback: nil)
         let taken = walk.takeOutcome()
@@ -53,5 +55,35 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(taken?.messageClass, "text")
         XCTAssertNil(walk.outcome)
         XCTAssertFalse(walk.isPaused)
+    }
+
+    /// A walk reused for messages of changing classes, and across a change
+    /// of the registry, always has the chain the registry gives now (and
+    /// reports an unregistered class every time).
+    func testRendererRestartGivesTheRegistrysChain() {
+        let runtime = Runtime()
+        runtime.registry.register(Self.first, forMessageClass: "text")
+        let renderer = MessageRenderer(runtime: runtime)
+        let walk = ChainWalk(steps: [])
+        func restart(_ type: String) -> (steps: [String], unregistered: Bool) {
+            let message = Message()
+            message.type = type
+            message.typeIsMissing = false
+            renderer.restart(walk, for: message, state: runtime.state)
+            let expected = runtime.registry.chain(for: type).steps.map { "\($0.cls.name)/\($0.messageClass)" }
+            XCTAssertEqual(describe(walk), expected, type)
+            XCTAssertEqual(walk.next, 0)
+            return (describe(walk), walk.attempts.contains { $0.result == "unregistered" })
+        }
+        let text = restart("text")
+        XCTAssertEqual(text.steps.first, "FirstCell/text")
+        XCTAssertFalse(text.unregistered)
+        XCTAssertEqual(restart("text").steps, text.steps)
+        XCTAssertTrue(restart("nope").unregistered)
+        XCTAssertTrue(restart("nope").unregistered, "the kept chain still reports it")
+        XCTAssertEqual(restart("text").steps, text.steps)
+        runtime.registry.override("text", with: Self.second)
+        XCTAssertEqual(restart("text").steps.first, "SecondCell/text", "a changed registry is looked up again")
+        XCTAssertEqual(restart("text").steps.first, "SecondCell/text")
     }
 }

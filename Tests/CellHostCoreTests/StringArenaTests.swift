@@ -71,6 +71,22 @@ final class StringArenaTests: XCTestCase {
         }
     }
 
+    /// Every byte value at the edges and the middle of spans of the
+    /// lengths that take each read (per byte, two words, whole vectors, an
+    /// overlapping last vector).
+    func test_hasControlByte_findsEveryControlAtEveryReadLength() {
+        for length in [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40] {
+            for position in Set([0, 1, length / 2, length - 2, length - 1]) where position >= 0 && position < length {
+                for byte in UInt8(0)...0xFF {
+                    var bytes = [UInt8](repeating: 0xC3, count: length)
+                    bytes[position] = byte
+                    XCTAssertEqual(bytes.withUnsafeBufferPointer { StringArena.hasControlByte($0) },
+                                   byte < 0x20 || byte == 0x7F, "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     func test_storedTextIsSanitized_soTheHeldSpansAreWhatSanitizingGives() {
         // Escape sequences, controls and invalid UTF-8 were replaced when stored.
         let arena = StringArena()

@@ -83,4 +83,32 @@ final class BaseDirectoryHandlesTests: XCTestCase {
         XCTAssertEqual(try identity(of: "kept.txt", base: directory)?.get().size, 4)
         XCTAssertEqual(MediaStat.identity(of: directory + "/kept.txt"), .failure(.missing))
     }
+
+    /// Threads that note directories and look paths up at once (readers
+    /// take no lock) all find the same handle for a directory, and a file
+    /// under it gives what its absolute path gives.
+    func test_concurrentNotesAndLookUpsAgree() throws {
+        var bases: [String] = []
+        for index in 0..<3 {
+            let base = directory + "/base\(index)"
+            try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+            try Data(repeating: 1, count: index + 1).write(to: URL(fileURLWithPath: base + "/f"))
+            bases.append(base)
+        }
+        let lock = NSLock()
+        var seen: [String: Set<Int32>] = [:]
+        var mismatches = 0
+        DispatchQueue.concurrentPerform(iterations: 64) { round in
+            let base = bases[round % bases.count]
+            let found = identity(of: "f", base: base)
+            let handle = self.handle(for: base + "/f")
+            lock.lock()
+            if found != MediaStat.identity(of: base + "/f") { mismatches += 1 }
+            if let handle { seen[base, default: []].insert(handle.descriptor) }
+            lock.unlock()
+        }
+        XCTAssertEqual(mismatches, 0)
+        for base in bases where seen[base] != nil { XCTAssertEqual(seen[base]?.count, 1, base) }
+        XCTAssertLessThanOrEqual(BaseDirectoryHandles.count, BaseDirectoryHandles.limit)
+    }
 }

@@ -29,6 +29,15 @@ final class MarkupEquivalenceTests: XCTestCase {
         XCTAssertEqual(RecordingBuilder.appends { InlineMarkup.appendPlainText(text, to: &$0) },
                        expectedPlain.isEmpty ? [] : [Piece(bytes: expectedPlain, style: 0)],
                        "appendPlainText \(text.debugDescription)", file: file, line: line)
+        // The same for the text as a host string (valid UTF-8, shape read without validating).
+        let utf8 = Array(text.utf8)
+        XCTAssertEqual(RecordingBuilder.appends { cell in
+            utf8.withUnsafeBufferPointer { InlineMarkup.append(hostString: $0, to: &cell) }
+        }, expected, "append(hostString:) \(text.debugDescription)", file: file, line: line)
+        XCTAssertEqual(RecordingBuilder.appends { cell in
+            utf8.withUnsafeBufferPointer { InlineMarkup.appendPlainText(hostString: $0, to: &cell) }
+        }, expectedPlain.isEmpty ? [] : [Piece(bytes: expectedPlain, style: 0)],
+        "appendPlainText(hostString:) \(text.debugDescription)", file: file, line: line)
     }
 
     // MARK: Cases
@@ -63,7 +72,7 @@ final class MarkupEquivalenceTests: XCTestCase {
             #"\ *a*"#, #"`a\`"#, #"`a\``"#, #"\``a`"#, #"`a\`b`"#, #"\\`a`"#, "\\\u{1FEF}a\u{1FEF}",
             "\\*\u{301}a*", "\\\u{301}*a*", #"https://a.b/\*c*"#, #"*see https://a.b/x\*"#, #"https://x.y/\`a`"#,
             #"https://x.y/\\*a*"#, #"\https://a.b"#, #"_https://a.b/\_"#, "a\\\r\n*b*", "\\\r\n*b*",
-            // ] and ^ are false alarms of TextShape's 8-byte test for \ and _.
+            // ] and ^ lie between \ and _ (TextShape once flagged them as markup).
             "[see] x^2 for a plain text with ] and ^", "some]more^words*a*",
         ]
         for text in cases { assertEquivalent(text) }
@@ -168,10 +177,73 @@ final class MarkupEquivalenceTests: XCTestCase {
         XCTAssertFalse(invalid.withUnsafeBufferPointer { TextShape(of: $0) }.isValidUTF8)
     }
 
+    /// The host-string shape finds every marker at every position of texts
+    /// of each length the scan reads differently, beside non-ASCII bytes.
+    func test_hostStringShapeFindsEveryMarker() {
+        for marker in ["*", "_", "`", ":", "\\", "\r", "\u{1FEF}", "é", "\u{1F00}", "]"] {
+            for filler in ["a", "ж"] {
+                for length in [1, 5, 8, 13, 20, 37] {
+                    for position in 0..<length {
+                        let text = String(repeating: filler, count: position) + marker
+                            + String(repeating: filler, count: length - position - 1)
+                        assertSameShape(Array(text.utf8))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `TextShape(ofHostString:)` gives `TextShape(of:)`'s flags for valid
+    /// UTF-8, and finds invalid UTF-8 whenever the parser would decode it
+    /// (non-ASCII text with markup).
+    func test_hostStringShapeMatchesTheGeneralPass() {
+        var random = SplitMix64(seed: 0x4057)
+        let invalid: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x96], [0xF4, 0x90, 0x80, 0x80],
+                                  [0x80], [0xE1], [0xE1, 0xBF]]
+        for round in 0..<20000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(random.next() % (round % 4 == 0 ? 60 : 12)) {
+                bytes += Array(Self.pieces[Int(random.next() % UInt64(Self.pieces.count))].utf8)
+            }
+            if round % 5 == 4 {
+                let position = Int(random.next() % UInt64(bytes.count + 1))
+                bytes.insert(contentsOf: invalid[Int(random.next() % UInt64(invalid.count))], at: position)
+            }
+            assertSameShape(bytes)
+        }
+        assertSameShape([])
+    }
+
+    private func assertSameShape(_ bytes: [UInt8], file: StaticString = #filePath, line: UInt = #line) {
+        let general = bytes.withUnsafeBufferPointer { TextShape(of: $0) }
+        let host = bytes.withUnsafeBufferPointer { TextShape(ofHostString: $0) }
+        XCTAssertEqual(bytes.withUnsafeBufferPointer { UTF8Scalar.isValid($0) }, general.isValidUTF8, "\(bytes)",
+                       file: file, line: line)
+        guard general.isValidUTF8 else {
+            if host.hasMarkup && host.needsGraphemes {
+                XCTAssertFalse(host.isValidUTF8, "\(bytes)", file: file, line: line)
+            }
+            return
+        }
+        XCTAssertTrue(host.isValidUTF8, "\(bytes)", file: file, line: line)
+        let scalars = String(decoding: bytes, as: UTF8.self).unicodeScalars
+        XCTAssertEqual(host.hasEmphasisOrEscape, scalars.contains { $0 == "*" || $0 == "_" || $0 == "\\" },
+                       "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasBacktick, scalars.contains { $0 == "`" || $0 == "\u{1FEF}" }, "\(bytes)",
+                       file: file, line: line)
+        XCTAssertEqual(host.hasColon, scalars.contains(":"), "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.needsGraphemes, scalars.contains { $0 == "\r" || !$0.isASCII }, "\(bytes)",
+                       file: file, line: line)
+        XCTAssertEqual(host.hasEmphasisOrEscape, general.hasEmphasisOrEscape, "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasBacktick, general.hasBacktick, "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasColon, general.hasColon, "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.needsGraphemes, general.needsGraphemes, "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasCarriageReturn, general.hasCarriageReturn, "\(bytes)", file: file, line: line)
+    }
+
     /// The quick pass agrees with a scalar-by-scalar reading of the text on
     /// generated texts, ASCII and not, with invalid bytes now and then: its
-    /// flags are exact, except that `hasEmphasisOrEscape` may also be set
-    /// by a `]` or `^` (a documented false alarm).
+    /// flags are exact.
     func test_textShapeMatchesAScalarReading() {
         var random = SplitMix64(seed: 21)
         let invalid: [[UInt8]] = [[0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x96], [0xF4, 0x90, 0x80, 0x80], [0x80]]
@@ -189,10 +261,8 @@ final class MarkupEquivalenceTests: XCTestCase {
             XCTAssertEqual(shape.isValidUTF8, valid != nil, "\(bytes)")
             guard let text = valid else { continue }
             let scalars = text.unicodeScalars
-            let emphasis = scalars.contains { $0 == "*" || $0 == "_" || $0 == "\\" }
-            XCTAssertTrue(!emphasis || shape.hasEmphasisOrEscape, text.debugDescription)
-            XCTAssertTrue(!shape.hasEmphasisOrEscape || emphasis || scalars.contains { $0 == "]" || $0 == "^" },
-                          text.debugDescription)
+            XCTAssertEqual(shape.hasEmphasisOrEscape, scalars.contains { $0 == "*" || $0 == "_" || $0 == "\\" },
+                           text.debugDescription)
             XCTAssertEqual(shape.hasBacktick, scalars.contains { $0 == "`" || $0 == "\u{1FEF}" }, text.debugDescription)
             XCTAssertEqual(shape.hasColon, scalars.contains(":"), text.debugDescription)
             XCTAssertEqual(shape.needsGraphemes, scalars.contains { $0 == "\r" || !$0.isASCII }, text.debugDescription)

@@ -110,17 +110,25 @@ final class MixedUnitsTests: XCTestCase {
         XCTAssertFalse(Unicode.Scalar(0x200D)!.properties.isWhitespace)
     }
 
-    /// TextShape's combined quick test flags exactly the bytes it stands
-    /// for, in every position of a word, whatever the other bytes are.
-    func test_quickMarkupTestFlagsExactlyItsBytes() {
-        let flagged = Set(Array("*:\r\\]^_`".utf8))
-        for byte in UInt8(0)..<0x80 {
-            for lane in 0..<8 {
-                for filler in [UInt8(0), UInt8(ascii: "a"), UInt8(ascii: " "), 0x7F, 0x5B, 0x61] {
-                    var word: UInt64 = 0
-                    for k in 0..<8 { word |= UInt64(k == lane ? byte : filler) << (8 * UInt64(k)) }
-                    XCTAssertEqual(TextShape.mayHoldMarkup(word), flagged.contains(byte) || flagged.contains(filler),
-                                   "byte \(byte) in lane \(lane) among \(filler)")
+    /// The sixteen-byte scan flags exactly the bytes it looks for, every
+    /// byte value at the edges and the middle of texts of the lengths that
+    /// take each read (short, two words, whole vectors, an overlapping tail).
+    func test_seenBytesFlagsExactlyItsBytes() {
+        for length in [1, 2, 7, 8, 9, 15, 16, 17, 23, 31, 32, 33, 40] {
+            for position in Set([0, 1, length / 2, length - 2, length - 1]) where position >= 0 && position < length {
+                for byte in UInt8(1)...0xFF {
+                    for filler in [UInt8(ascii: "a"), 0xA0] {
+                        var text = [UInt8](repeating: filler, count: length)
+                        text[position] = byte
+                        let seen = text.withUnsafeBufferPointer { SeenBytes($0) }
+                        let message = "byte \(byte) at \(position) of \(length) among \(filler)"
+                        XCTAssertEqual(seen.emphasisOrEscape, byte == 0x2A || byte == 0x5F || byte == 0x5C, message)
+                        XCTAssertEqual(seen.backtick, byte == 0x60, message)
+                        XCTAssertEqual(seen.colon, byte == 0x3A, message)
+                        XCTAssertEqual(seen.carriageReturn, byte == 0x0D, message)
+                        XCTAssertEqual(seen.leadE1, byte == 0xE1, message)
+                        XCTAssertEqual(seen.nonASCII, byte >= 0x80 || (filler >= 0x80 && length > 1), message)
+                    }
                 }
             }
         }

@@ -68,9 +68,9 @@ public final class CallState: @unchecked Sendable {
     /// and hashing their type.
     private var recentChains = GenerationCache<String, Registry.Chain>()
 
-    /// `registry.chain(for:)`, through this thread's small cache.
-    func chain(for type: String, in registry: Registry) -> Registry.Chain {
-        let generation = registry.generation
+    /// `registry.chain(for:)`, through this thread's small cache; the
+    /// caller read the registry's `generation` already.
+    func chain(for type: String, in registry: Registry, generation: Int) -> Registry.Chain {
         if let chain = recentChains.value(for: type, generation: generation) { return chain }
         let chain = registry.chain(for: type)
         recentChains.insert(chain, for: type, generation: generation)

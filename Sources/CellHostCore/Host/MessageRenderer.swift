@@ -61,15 +61,32 @@ final class ChainWalk {
     /// walk records them as "crashed" when it passes them.
     var crashes: [Int: FallbackAttempt] = [:]
 
+    /// The message class whose chain `steps` is (nil: not known), the
+    /// registry generation it was looked up at, and whether the class is
+    /// unregistered: a walk whose next message has the same class keeps its
+    /// steps without a look-up (`MessageRenderer.restart`).
+    private(set) var chainType: String?
+    private(set) var chainGeneration = 0
+    private(set) var chainIsUnregistered = false
+
     init(steps: [Registry.Step]) { self.steps = steps }
 
     /// Makes this walk a new one over `steps` (a render session reuses one
-    /// walk per slot instead of allocating one a message).
+    /// walk per slot instead of allocating one a message), the chain of
+    /// `type` at registry `generation`.
     /// Nearly every message of a stream has the chain of the one before, so
     /// `steps` is kept when it is that same array: assigning it would retain
     /// and release an array that every render thread's walks hold.
-    func restart(steps: [Registry.Step]) {
+    func restart(steps: [Registry.Step], type: String, generation: Int, isUnregistered: Bool) {
         if !Self.isSameArray(self.steps, steps) { self.steps = steps }
+        if chainType != type { chainType = type }
+        chainGeneration = generation
+        chainIsUnregistered = isUnregistered
+        restart()
+    }
+
+    /// Makes this walk a new one over the steps it has.
+    func restart() {
         order = 0
         next = 0
         if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
@@ -130,12 +147,25 @@ struct MessageRenderer {
     /// session reuses one walk per slot instead of allocating one a message;
     /// no walk of an earlier message may still be in use). `state` is the
     /// calling thread's (`runtime.state`).
+    ///
+    /// A walk keeps the chain of its last message: when the next one has the
+    /// same class (about half the messages of the `real` mix) and the
+    /// registry has not changed, the chain is not looked up (a copy out of
+    /// the thread's cache retained and released its steps, an array every
+    /// thread's walks share).
     func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
-        let chain = state.chain(for: message.type, in: runtime.registry)
-        walk.restart(steps: chain.steps)
+        let registry = runtime.registry
+        let generation = registry.generation
+        let type = message.type
+        if walk.chainGeneration == generation, walk.chainType == type {
+            walk.restart()
+        } else {
+            let chain = state.chain(for: type, in: registry, generation: generation)
+            walk.restart(steps: chain.steps, type: type, generation: generation, isUnregistered: chain.isUnregistered)
+        }
         if message.typeIsMissing {
             walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
-        } else if chain.isUnregistered {
+        } else if walk.chainIsUnregistered {
             walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
         }
     }

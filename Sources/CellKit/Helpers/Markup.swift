@@ -99,6 +99,16 @@ public enum InlineMarkup {
         cell = sink.cell
     }
 
+    /// `append(_:to:)` for a string the host handed out (`Message.withTextUTF8`,
+    /// `withTypeAndTextUTF8`, `utf8`): valid UTF-8 by the ABI's promise, so
+    /// its shape is read without validating it (`TextShape(ofHostString:)`).
+    /// The same appends as `append(_:to:)` for valid UTF-8.
+    package static func append(hostString text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        var sink = CellSink(cell: cell)
+        run(text, hostString: true, into: &sink)
+        cell = sink.cell
+    }
+
     /// `append(_:to:)` for a `String`.
     public static func append(_ text: String, to cell: inout CellBuilder) {
         withUTF8(of: text) { append($0, to: &cell) }
@@ -110,6 +120,12 @@ public enum InlineMarkup {
         withPlainText(of: text) { cell.append(bytes: $0, style: .plain) }
     }
 
+    /// `appendPlainText(_:to:)` for a string the host handed out, as
+    /// `append(hostString:to:)` is for `append(_:to:)`.
+    package static func appendPlainText(hostString text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        withPlainText(of: text, hostString: true) { cell.append(bytes: $0, style: .plain) }
+    }
+
     /// `appendPlainText(_:to:)` for a `String`.
     public static func appendPlainText(_ text: String, to cell: inout CellBuilder) {
         withUTF8(of: text) { appendPlainText($0, to: &cell) }
@@ -118,9 +134,15 @@ public enum InlineMarkup {
     // MARK: Driving the parser
 
     /// Parses `text` and hands its pieces to `sink`, then finishes the sink
-    /// (while `text`, or its repaired copy, is still valid).
-    static func run<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
-        let shape = TextShape(of: text)
+    /// (while `text`, or its repaired copy, is still valid). A `hostString`
+    /// is one the host handed out (`TextShape(ofHostString:)`).
+    static func run<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, hostString: Bool = false,
+                                      into sink: inout Sink) {
+        run(text, hostString ? TextShape(ofHostString: text) : TextShape(of: text), into: &sink)
+    }
+
+    /// `run(_:hostString:into:)` for a text whose shape was read already.
+    static func run<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape, into sink: inout Sink) {
         if !shape.isValidUTF8 {
             // Repair as String(decoding:) does, then parse the repaired copy.
             var repaired = String(decoding: text, as: UTF8.self)
@@ -144,16 +166,16 @@ public enum InlineMarkup {
 
     /// Calls `body` with the plain text of `text`: the text itself when
     /// nothing is removed, else a copy without the markers (on the stack
-    /// when it is small).
-    static func withPlainText<R>(of text: UnsafeBufferPointer<UInt8>,
+    /// when it is small). `hostString` as for `run`.
+    static func withPlainText<R>(of text: UnsafeBufferPointer<UInt8>, hostString: Bool = false,
                                  _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        let shape = TextShape(of: text)
+        let shape = hostString ? TextShape(ofHostString: text) : TextShape(of: text)
         if shape.isValidUTF8, !shape.hasMarkup { return body(text) }
         // The plain text is never longer than the text, or than its repaired
         // copy: U+FFFD (3 bytes) replaces at least one byte, and at most 3.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * text.count) { buffer in
             var sink = CopySink(buffer: buffer)
-            run(text, into: &sink)
+            run(text, shape, into: &sink)
             return body(UnsafeBufferPointer(rebasing: buffer[..<sink.count]))
         }
     }

@@ -6,9 +6,7 @@
 /// What a quick pass over the bytes says about a text: which kinds of
 /// markup can occur in it, and whether its units are bytes.
 struct TextShape {
-    /// `*`, `_` or `\`: emphasis markers or escapes. The 8-byte test also
-    /// flags `]` and `^` (it finds `\ ] ^ _` with one comparison), false
-    /// alarms that only cost the parser a scan.
+    /// `*`, `_` or `\`: emphasis markers or escapes.
     var hasEmphasisOrEscape = false
     /// `` ` `` or U+1FEF (which equals `` ` `` as a Character): code spans.
     var hasBacktick = false
@@ -24,104 +22,36 @@ struct TextShape {
     /// False when the whole text is one plain span.
     var hasMarkup: Bool { hasEmphasisOrEscape || hasBacktick || hasColon }
 
+    /// The shape of any bytes: non-ASCII text is validated.
     init(of text: UnsafeBufferPointer<UInt8>) {
-        guard let base = text.baseAddress else { return }
-        let count = text.count
-        var i = 0
-        // Eight bytes at a time, or the ASCII ones among them up to the
-        // first that is not. For each byte looked for, the AND over all
-        // words of `nonZeroLanes(word ^ byte…)`: a lane's high bit is
-        // cleared once that byte was seen in it.
-        var emphasis = Self.highBits, backtick = Self.highBits, colon = Self.highBits, cr = Self.highBits
-        while i < count {
-            // Words of ASCII holding none of the bytes looked for (most of
-            // a text) in a tight loop.
-            while i + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                guard word & Self.highBits == 0, !Self.mayHoldMarkup(word) else { break }
-                i += 8
-            }
-            if i >= count { break }
-            if i + 8 <= count {
-                var word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-                let high = word & Self.highBits
-                // The ASCII bytes before the first non-ASCII one (all eight
-                // when there is none); the others are masked to zero, which
-                // matches none of the bytes looked for.
-                let ascii = high == 0 ? 8 : high.trailingZeroBitCount / 8
-                if ascii > 0 {
-                    if ascii < 8 { word &= (1 << (8 * UInt64(ascii))) &- 1 }
-                    // Most words hold none of the bytes looked for: one
-                    // combined test first.
-                    if Self.mayHoldMarkup(word) {
-                        // 0x5C...0x5F (`\ ] ^ _`) all become `_` once their low two bits are set.
-                        emphasis &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "*")))
-                            & Self.nonZeroLanes((word | 0x0303_0303_0303_0303) ^ Self.lanes(UInt8(ascii: "_")))
-                        backtick &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "`")))
-                        colon &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: ":")))
-                        cr &= Self.nonZeroLanes(word ^ Self.lanes(UInt8(ascii: "\r")))
-                    }
-                    i += ascii
-                    continue
-                }
-            }
-            let byte = base[i]
-            if byte < 0x80 {
-                switch byte {
-                case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"): hasEmphasisOrEscape = true
-                case UInt8(ascii: "`"): hasBacktick = true
-                case UInt8(ascii: ":"): hasColon = true
-                case UInt8(ascii: "\r"): needsGraphemes = true; hasCarriageReturn = true
-                default: break
-                }
-                i += 1
-                continue
-            }
-            // Non-ASCII scalars, one after the other.
-            needsGraphemes = true
-            repeat {
-                let length = UTF8Scalar.validLength(text, at: i)
-                guard length > 0 else {
-                    isValidUTF8 = false
-                    return
-                }
-                if length == 3, UTF8Scalar.isGreekVaria(text, at: i) { hasBacktick = true }
-                i += length
-            } while i < count && base[i] >= 0x80
-        }
-        hasEmphasisOrEscape = hasEmphasisOrEscape || emphasis & Self.highBits != Self.highBits
-        hasBacktick = hasBacktick || backtick & Self.highBits != Self.highBits
-        hasColon = hasColon || colon & Self.highBits != Self.highBits
-        hasCarriageReturn = hasCarriageReturn || cr & Self.highBits != Self.highBits
-        needsGraphemes = needsGraphemes || hasCarriageReturn
+        self.init(text, validatingAll: true)
+    }
+
+    /// The shape of a string the host handed out (`Message.withTextUTF8`,
+    /// `withTypeAndTextUTF8`, `utf8`), which the ABI promises is valid
+    /// UTF-8: the same as `init(of:)` for valid UTF-8, but the text is
+    /// validated only when the parser will decode its scalars (non-ASCII text
+    /// with markup, about one text in five), so that a host breaking the
+    /// promise cannot make the parser read out of bounds. Otherwise
+    /// `isValidUTF8` takes the promise at its word: the text then goes back
+    /// to the host as it is, which checks it again anyway. Validating every
+    /// non-ASCII scalar was most of the cost of a non-ASCII text's shape.
+    init(ofHostString text: UnsafeBufferPointer<UInt8>) {
+        self.init(text, validatingAll: false)
+    }
+
+    private init(_ text: UnsafeBufferPointer<UInt8>, validatingAll: Bool) {
+        let seen = SeenBytes(text)
+        hasEmphasisOrEscape = seen.emphasisOrEscape
+        hasBacktick = seen.backtick || (seen.leadE1 && UTF8Scalar.containsGreekVaria(text))
+        hasColon = seen.colon
+        hasCarriageReturn = seen.carriageReturn
+        needsGraphemes = seen.nonASCII || seen.carriageReturn
+        if seen.nonASCII, validatingAll || hasMarkup { isValidUTF8 = UTF8Scalar.isValid(text) }
     }
 
     /// The high bit of every byte.
     static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// For a word whose bytes are all below 0x80: true when a byte is `*`,
-    /// `:`, CR or in 0x5C...0x60 (`\ ] ^ _` and `` ` ``). Adding 0x24 sets a
-    /// byte's high bit from 0x5C up, adding 0x1F from 0x61 up (never carrying
-    /// into the next byte); the others are the zero tests of `nonZeroLanes`,
-    /// `*` (0x2A) and `:` (0x3A) in one, as setting bit 4 makes both `:`.
-    @inline(always)
-    static func mayHoldMarkup(_ word: UInt64) -> Bool {
-        let inRange = (word &+ lanes(0x80 - 0x5C)) & ~(word &+ lanes(0x80 - 0x61))
-        let others = nonZeroLanes((word | lanes(0x10)) ^ lanes(UInt8(ascii: ":")))
-            & nonZeroLanes(word ^ lanes(UInt8(ascii: "\r")))
-        return (inRange | ~others) & highBits != 0
-    }
-
-    /// `byte` in every byte.
-    @inline(always)
-    static func lanes(_ byte: UInt8) -> UInt64 { 0x0101_0101_0101_0101 &* UInt64(byte) }
-
-    /// For a word whose bytes are all below 0x80: a byte's high bit is set
-    /// when the byte is not zero (adding 0x7F carries into the high bit only
-    /// from a non-zero byte, and never beyond it). One addition, where
-    /// `zeroByte` needs three operations for bytes of any value.
-    @inline(always)
-    static func nonZeroLanes(_ word: UInt64) -> UInt64 { word &+ 0x7F7F_7F7F_7F7F_7F7F }
 
     /// Non-zero when some byte of `word` equals `byte`: the classic
     /// has-zero-byte test on `word ^ byte…`. Exact as a yes/no answer, and
@@ -131,6 +61,76 @@ struct TextShape {
     static func zeroByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
         let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
         return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+}
+
+/// Which of the bytes `TextShape` asks about occur in a text, read sixteen
+/// bytes at a time as `SIMD16<UInt8>` (SSE2 compares on x86-64: about
+/// twenty instructions for sixteen bytes, where 64-bit words took about
+/// forty, and there is no per-byte path for non-ASCII text). Every answer
+/// is an OR over the bytes, so bytes may be read twice: a tail is read as
+/// the text's last sixteen bytes, and a text of 8 to 15 bytes as its first
+/// and last eight. Zero bytes (a text under eight bytes is padded with
+/// them) match nothing.
+struct SeenBytes {
+    typealias Bytes = SIMD16<UInt8>
+    typealias Mask = SIMDMask<SIMD16<Int8>>
+
+    var emphasisOrEscape = false
+    var backtick = false
+    var colon = false
+    var carriageReturn = false
+    var nonASCII = false
+    /// 0xE1, the lead byte of U+1000...U+1FFF, U+1FEF among them.
+    var leadE1 = false
+
+    init(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let base = text.baseAddress, !text.isEmpty else { return }
+        let count = text.count
+        var emphasis = Mask(repeating: false), backtick = Mask(repeating: false), colon = Mask(repeating: false)
+        var carriageReturn = Mask(repeating: false), leadE1 = Mask(repeating: false)
+        var all = Bytes(repeating: 0)
+        @inline(__always) func look(_ bytes: Bytes) {
+            emphasis .|= (bytes .== Bytes(repeating: UInt8(ascii: "*"))) .| (bytes .== Bytes(repeating: UInt8(ascii: "_")))
+                .| (bytes .== Bytes(repeating: UInt8(ascii: "\\")))
+            backtick .|= bytes .== Bytes(repeating: UInt8(ascii: "`"))
+            colon .|= bytes .== Bytes(repeating: UInt8(ascii: ":"))
+            carriageReturn .|= bytes .== Bytes(repeating: UInt8(ascii: "\r"))
+            leadE1 .|= bytes .== Bytes(repeating: 0xE1)
+            all |= bytes
+        }
+        @inline(__always) func word(_ at: Int) -> UInt64 {
+            UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+        }
+        if count >= 16 {
+            var i = 0
+            while i + 16 <= count {
+                look(UnsafeRawPointer(base + i).loadUnaligned(as: Bytes.self))
+                i += 16
+            }
+            if i < count { look(UnsafeRawPointer(base + count - 16).loadUnaligned(as: Bytes.self)) }
+        } else if count >= 8 {
+            look(unsafeBitCast(SIMD2<UInt64>(word(0), word(count - 8)), to: Bytes.self))
+        } else {
+            var short: UInt64 = 0
+            for k in 0..<count { short |= UInt64(base[k]) &<< UInt64(8 * k) }
+            look(unsafeBitCast(SIMD2<UInt64>(short, 0), to: Bytes.self))
+        }
+        emphasisOrEscape = Self.isAnySet(emphasis)
+        self.backtick = Self.isAnySet(backtick)
+        self.colon = Self.isAnySet(colon)
+        self.carriageReturn = Self.isAnySet(carriageReturn)
+        self.leadE1 = Self.isAnySet(leadE1)
+        let words = unsafeBitCast(all, to: SIMD2<UInt64>.self)
+        nonASCII = (words[0] | words[1]) & TextShape.highBits != 0
+    }
+
+    /// True when a lane of `mask` is set: two 64-bit words tested
+    /// (the standard library's `any` is a call to a generic reduction).
+    @inline(__always)
+    static func isAnySet(_ mask: Mask) -> Bool {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 }
 
@@ -626,6 +626,34 @@ enum UTF8Scalar {
         guard second >= low, second <= high else { return 0 }
         for k in 2..<length where text[i + k] & 0xC0 != 0x80 { return 0 }
         return length
+    }
+
+    /// True when `text` holds U+1FEF GREEK VARIA (looked for at each 0xE1).
+    static func containsGreekVaria(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in text.indices where text[i] == 0xE1 && isGreekVaria(text, at: i) { return true }
+        return false
+    }
+
+    /// True when `text` is valid UTF-8 (ASCII skipped eight bytes at a time).
+    static func isValid(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        let count = text.count
+        var i = 0
+        while i < count {
+            while i + 8 <= count,
+                  UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & TextShape.highBits == 0 {
+                i += 8
+            }
+            guard i < count else { break }
+            if base[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = validLength(text, at: i)
+            guard length > 0 else { return false }
+            i += length
+        }
+        return true
     }
 
     /// The scalar at `i` of valid UTF-8, and its length in bytes.
