@@ -17,20 +17,35 @@
 /// Slots and table are allocated once, at their full size, and owned by
 /// the ring (it cannot be copied), so remembering a record checks no
 /// array's uniqueness or bounds.
+///
+/// The records' bytes are copied one after another into one byte ring
+/// (`reserve`), not kept in a buffer each: buffers traded with the render
+/// slots were last touched thousands of messages earlier, and reading
+/// their headers was about 2 % of the owning thread's time, where the
+/// ring is written in order. A record is never overwritten while its id
+/// is remembered: when the ring comes round to the oldest record still
+/// remembered, it is copied into a new ring twice the size of what is
+/// remembered (`makeRoom`), so it holds at most about twice the bytes of
+/// the records remembered, plus one.
 struct RecentRecords: ~Copyable {
     static let defaultCapacity = 4096
     /// Larger records are not remembered (a reply to one shows its id).
     static let maximumRecordBytes = 16 << 10
-    /// The largest buffer a slot keeps (`canTake`).
-    static let maximumBufferBytes = 2 * maximumRecordBytes
     /// The most ids a ring holds (slot numbers and hash bits share an entry).
     static let maximumCapacity = 1 << 24
+    /// The bytes the ring starts with (it grows as the records need).
+    static let initialBytes = 64 << 10
 
     private struct Slot {
         var id: String
         /// The table position of this slot's entry.
         var position: Int
-        var record: [UInt8]
+        /// Where its record starts, counted in bytes written since the ring
+        /// was last rebuilt (`head`), and where that is in `bytes`.
+        var start: Int
+        var offset: Int
+        /// The record's length; 0 while it has none.
+        var count: Int
         var cls: RuntimeClass
     }
 
@@ -44,8 +59,20 @@ struct RecentRecords: ~Copyable {
     private let mask: Int
     /// The slot the next new id replaces once all are in use (the oldest).
     private var next = 0
+    /// The byte ring: `byteCapacity` bytes.
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    /// Where the next record goes, counted in bytes written since the ring
+    /// was rebuilt (a record's `start`), and where that is in `bytes`.
+    private var head = 0
+    private var headOffset = 0
+    /// No remembered record starts before this (the oldest's start when
+    /// `makeRoom` last looked, or less): bytes up to it plus the ring's size
+    /// may be written without looking again.
+    private var oldestStart = 0
 
-    init(capacity: Int) {
+    /// `bytes` is the ring's size to begin with (tests give small ones).
+    init(capacity: Int, bytes: Int = RecentRecords.initialBytes) {
         self.capacity = min(max(1, capacity), RecentRecords.maximumCapacity)
         var size = 16
         while size < 2 * self.capacity { size <<= 1 }
@@ -53,39 +80,81 @@ struct RecentRecords: ~Copyable {
         table = .allocate(capacity: size)
         table.initialize(repeating: 0, count: size)
         mask = size - 1
+        byteCapacity = max(1, bytes)
+        self.bytes = .allocate(capacity: byteCapacity)
     }
 
     deinit {
         slots.deinitialize(count: used)
         slots.deallocate()
         table.deallocate()
+        bytes.deallocate()
     }
 
+    /// Remembers `record` as the message `id`, rendered by `cls` (a copy;
+    /// a record over `maximumRecordBytes` is not remembered).
     mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: RuntimeClass) {
         guard record.count <= RecentRecords.maximumRecordBytes else { return }
         let slot = self.slot(for: id, renderedBy: cls)
-        slot.pointee.record.removeAll(keepingCapacity: true)
-        slot.pointee.record.append(contentsOf: record)
+        // What it held (the same id's earlier record, or an evicted one's) is free.
+        slot.pointee.count = 0
+        let (start, offset) = reserve(record.count)
+        if let base = record.baseAddress, record.count > 0 {
+            UnsafeMutableRawPointer(bytes + offset).copyMemory(from: base, byteCount: record.count)
+        }
+        slot.pointee.start = start
+        slot.pointee.offset = offset
+        slot.pointee.count = record.count
     }
 
-    /// Whether `remember(id:taking:renderedBy:)` may take `record`: it is
-    /// small enough to remember, and its buffer did not grow larger than
-    /// `maximumBufferBytes` for an earlier record, so the ring never holds
-    /// more than that per slot.
-    static func canTake(_ record: [UInt8]) -> Bool {
-        record.count <= maximumRecordBytes && record.capacity <= maximumBufferBytes
+    /// Room for `count` bytes in one piece at the head of the ring: where
+    /// they start (as `head` counts) and where that is in `bytes`.
+    private mutating func reserve(_ count: Int) -> (start: Int, offset: Int) {
+        // A record does not wrap round the ring's end: it goes to the start.
+        if headOffset + count > byteCapacity {
+            head += byteCapacity - headOffset
+            headOffset = 0
+        }
+        if head + count - byteCapacity > oldestStart { makeRoom(for: count) }
+        let place = (head, headOffset)
+        head += count
+        headOffset += count
+        return place
     }
 
-    /// `remember(id:record:renderedBy:)` for a record the caller no longer
-    /// needs, which passed `canTake` (checked by the caller when it filled
-    /// the buffer: the render workers' slots share it with a message that
-    /// another thread parsed, and reading its size here would fetch that
-    /// cache line back): its buffer moves into the ring (no copy), and
-    /// `record` gets the buffer it replaces, with its old bytes still in it
-    /// (the caller empties it before filling it again).
-    mutating func remember(id: String, taking record: inout [UInt8], renderedBy cls: RuntimeClass) {
-        assert(Self.canTake(record))
-        swap(&slot(for: id, renderedBy: cls).pointee.record, &record)
+    /// Makes sure that `count` bytes at the head overwrite no remembered
+    /// record: finds the oldest one, and when that leaves less than a
+    /// quarter of the ring to write before the next look, copies the
+    /// records into a new ring of twice their size.
+    private mutating func makeRoom(for count: Int) {
+        var oldest = head
+        var live = 0
+        for number in 0..<used where slots[number].count > 0 {
+            oldest = min(oldest, slots[number].start)
+            live += slots[number].count
+        }
+        if oldest + byteCapacity - (head + count) >= byteCapacity / 4 {
+            oldestStart = oldest
+            return
+        }
+        let size = max(RecentRecords.initialBytes, 2 * (live + count))
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        var end = 0
+        for number in 0..<used {
+            let length = slots[number].count
+            if length > 0 {
+                UnsafeMutableRawPointer(new + end).copyMemory(from: bytes + slots[number].offset, byteCount: length)
+            }
+            slots[number].start = end
+            slots[number].offset = end
+            end += length
+        }
+        bytes.deallocate()
+        bytes = new
+        byteCapacity = size
+        head = end
+        headOffset = end
+        oldestStart = 0
     }
 
     /// The slot of `id`, rendered by `cls`: its own when it is remembered,
@@ -111,10 +180,10 @@ struct RecentRecords: ~Copyable {
         let number: Int
         if used < capacity {
             number = used
-            (slots + number).initialize(to: Slot(id: id, position: position, record: [], cls: cls))
+            (slots + number).initialize(to: Slot(id: id, position: position, start: head, offset: headOffset, count: 0, cls: cls))
             used += 1
         } else {
-            // Reuse the oldest slot and its buffer.
+            // Reuse the oldest slot.
             number = next
             next = next + 1 == capacity ? 0 : next + 1
             remove(at: slots[number].position)
@@ -130,7 +199,9 @@ struct RecentRecords: ~Copyable {
         return slots + number
     }
 
-    func lookup(_ id: String) -> (record: [UInt8], cls: RuntimeClass)? {
+    /// The record remembered as `id` and the class that rendered it; the
+    /// bytes are the ring's, valid until the next `remember`.
+    func lookup(_ id: String) -> (record: UnsafeBufferPointer<UInt8>, cls: RuntimeClass)? {
         let hash = Self.hash(id)
         let tag = Self.tag(hash)
         var position = hash & mask
@@ -139,7 +210,9 @@ struct RecentRecords: ~Copyable {
             if entry == 0 { return nil }
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
-                if slot.pointee.id == id { return (slot.pointee.record, slot.pointee.cls) }
+                if slot.pointee.id == id {
+                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.count), slot.pointee.cls)
+                }
             }
             position = (position + 1) & mask
         }

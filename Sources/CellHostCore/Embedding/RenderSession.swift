@@ -36,17 +36,18 @@ final class RenderSlot {
     var weight = 0
     /// Its content was wrapped and capped already (by a render worker thread).
     var wrapped = false
-    /// With several render threads: the record as read (parsed on a worker),
-    /// and why it could not be parsed.
+    /// With several render threads: the record as read (parsed on a worker,
+    /// whose message shares the buffer), and why it could not be parsed.
     var record: [UInt8] = []
-    /// `record` holds the bytes of `message` (set by the render workers), so
-    /// `complete` can hand the buffer to the reply-quote ring instead of
-    /// copying the record into it.
-    var recordIsMessage = false
-    /// `record` passed `RecentRecords.canTake` when the render workers
-    /// filled it (checked then, on the owning thread, while its size was in
-    /// that thread's cache; by `complete` a worker has written its cache line).
-    var recordFitsRing = false
+    /// The buffer `record` had before (`RenderWorkers.submit` swaps them):
+    /// the message holds on to the buffer it parsed until it parses the
+    /// next, so filling that one again would copy it first.
+    var spareRecord: [UInt8] = []
+    /// The length of `record` when it holds the bytes of `message` (set by
+    /// the render workers' owning thread; 0: it does not), so `complete`
+    /// copies it into the reply-quote ring without reading the buffer's
+    /// header, which the worker that parsed it wrote last.
+    var recordBytes = 0
     var failure: String?
 
     /// Whether `outcome` is set, read without copying it (a copy retains
@@ -289,8 +290,11 @@ public final class RenderSession {
         }
         if !message.id.isEmpty {
             cls._withUnsafeGuaranteedRef { cls in
-                if slot.recordIsMessage && slot.recordFitsRing {
-                    recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
+                if slot.recordBytes > 0 {
+                    slot.record.withUnsafeBufferPointer {
+                        recent.remember(id: message.id, record: UnsafeBufferPointer(start: $0.baseAddress, count: slot.recordBytes),
+                                        renderedBy: cls)
+                    }
                 } else {
                     message.document.bytes.withUnsafeBufferPointer {
                         recent.remember(id: message.id, record: $0, renderedBy: cls)
@@ -298,7 +302,7 @@ public final class RenderSession {
                 }
             }
         }
-        slot.recordIsMessage = false
+        slot.recordBytes = 0
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -332,14 +336,12 @@ public final class RenderSession {
     /// message: what `plainTextForMessage:context:into:` of the class that
     /// rendered it gives (the inherited `MessageCell` version is the
     /// message's text), cut to `ReplyQuote.previewLength` characters.
-    /// Computed only when a reply asks, from the record kept in `recent`,
-    /// which `quoted` shares rather than copies (a ring slot that takes a
-    /// new record while `quoted` still holds the old one gets a buffer of
-    /// its own); cleared when the message is not remembered. `days` is this
-    /// thread's (`CallState.days`).
+    /// Computed only when a reply asks, from a copy in `quoted` of the
+    /// record kept in `recent`; cleared when the message is not remembered.
+    /// `days` is this thread's (`CallState.days`).
     private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
         guard let (record, cls) = recent.lookup(id),
-              (try? quoted.load(sharing: record, me: me, days: &days)) != nil else {
+              (try? quoted.load(record, me: me, days: &days)) != nil else {
             quote.clear()
             return
         }
@@ -350,7 +352,7 @@ public final class RenderSession {
         previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
         if let supervisor, let worker = supervisor.worker(for: cls) {
             if supervisor.disabledReason(cls) == nil {
-                _ = supervisor.plainText(cls, worker: worker, record: record, width: contentWidth, messageClass: quoted.type,
+                _ = supervisor.plainText(cls, worker: worker, record: quoted.document.bytes, width: contentWidth, messageClass: quoted.type,
                                          baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
             }
         } else if supervisor?.disabledReason(cls) == nil {

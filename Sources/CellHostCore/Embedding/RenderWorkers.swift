@@ -175,16 +175,17 @@ final class RenderWorkers: @unchecked Sendable {
         }
         let index = acquired & mask
         slots[index]._withUnsafeGuaranteedRef { slot in
+            // The slot's message still shares the buffer of the record
+            // before: this one goes into the other.
+            swap(&slot.record, &slot.spareRecord)
             slot.record.removeAll(keepingCapacity: true)
             if slot.record.capacity < bytes.count {
-                // Slots and the reply-quote ring trade buffers (`RecentRecords`):
-                // a buffer grown to a power of two fits most records that come
-                // after it, so a steady stream stops reallocating.
+                // Grown to a power of two, a buffer fits most records that
+                // come after it, so a steady stream stops reallocating.
                 slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
             }
             slot.record.append(contentsOf: bytes)
-            slot.recordIsMessage = false
-            slot.recordFitsRing = RecentRecords.canTake(slot.record)
+            slot.recordBytes = bytes.count
             slot.line = line
             if slot.input != input {
                 slot.source = source
@@ -378,7 +379,6 @@ final class RenderWorkers: @unchecked Sendable {
         if slot.failure != nil { slot.failure = nil }
         do {
             try session.load(slot, line: slot.line)
-            slot.recordIsMessage = true
         } catch {
             slot.failure = "\(error)"
             return
