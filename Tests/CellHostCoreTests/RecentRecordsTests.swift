@@ -40,7 +40,7 @@ final class RecentRecordsTests: XCTestCase {
                 default: Int.random(in: 1...40, using: &generator)
                 }
                 let record = (0..<length).map { UInt8(truncatingIfNeeded: step &+ $0) }
-                record.withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Self.cls) }
+                record.withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
                 model.remember(id, record)
                 for probe in ids {
                     XCTAssertEqual(recent.lookup(probe).map { Array($0.record) }, model.records[probe],
@@ -55,12 +55,12 @@ final class RecentRecordsTests: XCTestCase {
         var recent = RecentRecords(capacity: 4, bytes: 100)
         for (number, id) in ["a", "b", "c"].enumerated() {
             [UInt8](repeating: UInt8(number), count: 30).withUnsafeBufferPointer {
-                recent.remember(id: id, record: $0, renderedBy: Self.cls)
+                recent.remember(id: id, record: $0, renderedBy: Unmanaged.passUnretained(Self.cls))
             }
         }
         for step in 0..<1000 {
             let record = [UInt8](repeating: UInt8(truncatingIfNeeded: step), count: 1 + step % 50)
-            record.withUnsafeBufferPointer { recent.remember(id: "d", record: $0, renderedBy: Self.cls) }
+            record.withUnsafeBufferPointer { recent.remember(id: "d", record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
             XCTAssertEqual(recent.lookup("d").map { Array($0.record) }, record)
         }
         for (number, id) in ["a", "b", "c"].enumerated() {
@@ -80,7 +80,7 @@ final class RecentRecordsTests: XCTestCase {
             candidate += 1
         }
         for (number, id) in colliding.enumerated() {
-            [UInt8(number)].withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Self.cls) }
+            [UInt8(number)].withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
         }
         // The first four were evicted; the last eight are found with their records.
         for (number, id) in colliding.enumerated() {
@@ -91,7 +91,7 @@ final class RecentRecordsTests: XCTestCase {
     func test_aRecordOverTheSizeLimit_isNotRemembered() {
         var recent = RecentRecords(capacity: 4)
         let big = [UInt8](repeating: 0x61, count: RecentRecords.maximumRecordBytes + 1)
-        big.withUnsafeBufferPointer { recent.remember(id: "m-1", record: $0, renderedBy: Self.cls) }
+        big.withUnsafeBufferPointer { recent.remember(id: "m-1", record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
         XCTAssertNil(recent.lookup("m-1"))
     }
 }

@@ -46,7 +46,11 @@ struct RecentRecords: ~Copyable {
         var offset: Int
         /// The record's length; 0 while it has none.
         var count: Int
-        var cls: RuntimeClass
+        /// Unretained: a runtime keeps every class it linked as long as it
+        /// lives (`Runtime.linked`), and the session that owns this ring
+        /// keeps the runtime. A retain would write the reference count of
+        /// an object the render workers retain too.
+        var cls: Unmanaged<RuntimeClass>
     }
 
     let capacity: Int
@@ -93,7 +97,7 @@ struct RecentRecords: ~Copyable {
 
     /// Remembers `record` as the message `id`, rendered by `cls` (a copy;
     /// a record over `maximumRecordBytes` is not remembered).
-    mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: RuntimeClass) {
+    mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: Unmanaged<RuntimeClass>) {
         guard record.count <= RecentRecords.maximumRecordBytes else { return }
         let slot = self.slot(for: id, renderedBy: cls)
         // What it held (the same id's earlier record, or an evicted one's) is free.
@@ -160,7 +164,13 @@ struct RecentRecords: ~Copyable {
     /// The slot of `id`, rendered by `cls`: its own when it is remembered,
     /// else a new one or, once all are in use, the oldest (its id
     /// forgotten), entered in the table under `id`. The caller sets the record.
-    private mutating func slot(for id: String, renderedBy cls: RuntimeClass) -> UnsafeMutablePointer<Slot> {
+    private mutating func slot(for id: String, renderedBy cls: Unmanaged<RuntimeClass>) -> UnsafeMutablePointer<Slot> {
+        // The table entry after the oldest id's, which evicting it reads
+        // first, is read before the id is hashed and looked for: both are
+        // at random places in the table, often not in the cache, and this
+        // way the two misses overlap instead of following each other.
+        let evicted = used == capacity ? slots[next].position : 0
+        let afterEvicted = table[(evicted + 1) & mask]
         let hash = Self.hash(id)
         let tag = Self.tag(hash)
         // One probe finds the id or the free position a new entry takes.
@@ -171,7 +181,7 @@ struct RecentRecords: ~Copyable {
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
                 if slot.pointee.id == id {
-                    if slot.pointee.cls !== cls { slot.pointee.cls = cls }
+                    slot.pointee.cls = cls
                     return slot
                 }
             }
@@ -186,14 +196,13 @@ struct RecentRecords: ~Copyable {
             // Reuse the oldest slot.
             number = next
             next = next + 1 == capacity ? 0 : next + 1
-            remove(at: slots[number].position)
+            remove(at: evicted, followedBy: afterEvicted)
             // The removal may have freed a position earlier on this probe run.
             position = hash & mask
             while table[position] != 0 { position = (position + 1) & mask }
             slots[number].id = id
             slots[number].position = position
-            // Most messages are rendered by a few classes: no reference counting when it is the same.
-            if slots[number].cls !== cls { slots[number].cls = cls }
+            slots[number].cls = cls
         }
         table[position] = tag | UInt64(number + 1)
         return slots + number
@@ -211,7 +220,8 @@ struct RecentRecords: ~Copyable {
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
                 if slot.pointee.id == id {
-                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.count), slot.pointee.cls)
+                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.count),
+                            slot.pointee.cls.takeUnretainedValue())
                 }
             }
             position = (position + 1) & mask
@@ -220,13 +230,12 @@ struct RecentRecords: ~Copyable {
 
     /// Empties a table position, moving later entries of the probe run back
     /// so that every remaining id is still found from its home position.
-    private mutating func remove(at position: Int) {
+    /// `following` is the entry after it, read by the caller.
+    private mutating func remove(at position: Int, followedBy following: UInt64) {
         var hole = position
-        var probe = position
-        while true {
-            probe = (probe + 1) & mask
-            let entry = table[probe]
-            if entry == 0 { break }
+        var probe = (position + 1) & mask
+        var entry = following
+        while entry != 0 {
             let home = Int(truncatingIfNeeded: entry >> 32) & mask
             // The entry may fill the hole when the hole lies on its way
             // from its home position to where it is.
@@ -235,6 +244,8 @@ struct RecentRecords: ~Copyable {
                 slots[Self.slotNumber(entry)].position = hole
                 hole = probe
             }
+            probe = (probe + 1) & mask
+            entry = table[probe]
         }
         table[hole] = 0
     }

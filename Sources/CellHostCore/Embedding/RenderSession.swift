@@ -289,16 +289,14 @@ public final class RenderSession {
             quoteNotes.removeAll()
         }
         if !message.id.isEmpty {
-            cls._withUnsafeGuaranteedRef { cls in
-                if slot.recordBytes > 0 {
-                    slot.record.withUnsafeBufferPointer {
-                        recent.remember(id: message.id, record: UnsafeBufferPointer(start: $0.baseAddress, count: slot.recordBytes),
-                                        renderedBy: cls)
-                    }
-                } else {
-                    message.document.bytes.withUnsafeBufferPointer {
-                        recent.remember(id: message.id, record: $0, renderedBy: cls)
-                    }
+            if slot.recordBytes > 0 {
+                slot.record.withUnsafeBufferPointer {
+                    recent.remember(id: message.id, record: UnsafeBufferPointer(start: $0.baseAddress, count: slot.recordBytes),
+                                    renderedBy: cls)
+                }
+            } else {
+                message.document.bytes.withUnsafeBufferPointer {
+                    recent.remember(id: message.id, record: $0, renderedBy: cls)
                 }
             }
         }
