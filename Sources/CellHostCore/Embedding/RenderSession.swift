@@ -43,10 +43,13 @@ final class RenderSlot {
     /// the message holds on to the buffer it parsed until it parses the
     /// next, so filling that one again would copy it first.
     var spareRecord: [UInt8] = []
-    /// The length of `record` when it holds the bytes of `message` (set by
-    /// the render workers' owning thread; 0: it does not), so `complete`
-    /// copies it into the reply-quote ring without reading the buffer's
-    /// header, which the worker that parsed it wrote last.
+    /// Where `record`'s bytes are and how many, when they are those of
+    /// `message` (set by the render workers' owning thread; nil: they are
+    /// not), so `complete` copies them into the reply-quote ring without
+    /// reaching the buffer through `record`: that retains it, writing its
+    /// header, which the worker that parsed it wrote last. `record` keeps
+    /// the buffer until the slot's next record, which comes after `complete`.
+    var recordStart: UnsafePointer<UInt8>?
     var recordBytes = 0
     var failure: String?
 
@@ -289,18 +292,15 @@ public final class RenderSession {
             quoteNotes.removeAll()
         }
         if !message.id.isEmpty {
-            if slot.recordBytes > 0 {
-                slot.record.withUnsafeBufferPointer {
-                    recent.remember(id: message.id, record: UnsafeBufferPointer(start: $0.baseAddress, count: slot.recordBytes),
-                                    renderedBy: cls)
-                }
+            if let start = slot.recordStart {
+                recent.remember(id: message.id, record: UnsafeBufferPointer(start: start, count: slot.recordBytes), renderedBy: cls)
             } else {
                 message.document.bytes.withUnsafeBufferPointer {
                     recent.remember(id: message.id, record: $0, renderedBy: cls)
                 }
             }
         }
-        slot.recordBytes = 0
+        slot.recordStart = nil
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code

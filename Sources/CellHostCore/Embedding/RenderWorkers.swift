@@ -185,6 +185,7 @@ final class RenderWorkers: @unchecked Sendable {
                 slot.record.reserveCapacity(max(256, 1 << (Int.bitWidth - (bytes.count - 1).leadingZeroBitCount)))
             }
             slot.record.append(contentsOf: bytes)
+            slot.recordStart = slot.record.withUnsafeMutableBufferPointer { UnsafePointer($0.baseAddress) }
             slot.recordBytes = bytes.count
             slot.line = line
             if slot.input != input {
