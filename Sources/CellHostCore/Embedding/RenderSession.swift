@@ -279,11 +279,15 @@ public final class RenderSession {
         if slot.walk != nil { slot.walk = nil }
         let message = slot.message
         if let replyTo = message.replyTo {
-            let state = host.runtime.state
-            state.logCapture = slot
-            state.baseDirectory = slot.baseDirectory
-            quote(replyTo, into: &slot.quote, days: &state.days)
-            state.logCapture = nil
+            // This thread's call state and the runtime, lent as in `walk`:
+            // no reference counting of objects the render workers touch too.
+            let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+            lent._withUnsafeGuaranteedRef { state in
+                state.logCapture = slot
+                if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
+                quote(replyTo, into: &slot.quote, days: &state.days)
+                state.logCapture = nil
+            }
         } else {
             slot.quote.clear()
         }
@@ -338,23 +342,14 @@ public final class RenderSession {
     /// record kept in `recent`; cleared when the message is not remembered.
     /// `days` is this thread's (`CallState.days`).
     private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
-        guard let (record, cls) = recent.lookup(id),
+        guard let (record, remembered) = recent.lookup(id),
               (try? quoted.load(record, me: me, days: &days)) != nil else {
             quote.clear()
             return
         }
-        let runtime = host.runtime
-        // Only text is appended to it (no wrapping or chrome): emptying what
-        // a cell appends is enough.
-        previewCanvas.rollBack(to: emptyPreview)
-        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
-        if let supervisor, let worker = supervisor.worker(for: cls) {
-            if supervisor.disabledReason(cls) == nil {
-                _ = supervisor.plainText(cls, worker: worker, record: quoted.document.bytes, width: contentWidth, messageClass: quoted.type,
-                                         baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
-            }
-        } else if supervisor?.disabledReason(cls) == nil {
-            _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
+        // Borrowed: the runtime keeps its classes, and this session the runtime.
+        remembered._withUnsafeGuaranteedRef { cls in
+            Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { plainText(of: cls, runtime: $0) }
         }
         quote.start(sender: quoted.senderName)
         if previewCanvas.items.isEmpty {
@@ -368,6 +363,23 @@ public final class RenderSession {
             }
         }
         quote.endPreview()
+    }
+
+    /// Fills `previewCanvas` with what `plainTextForMessage:context:into:`
+    /// of `cls` gives for `quoted` (in its worker process, when it runs in one).
+    private func plainText(of cls: RuntimeClass, runtime: Runtime) {
+        // Only text is appended to it (no wrapping or chrome): emptying what
+        // a cell appends is enough.
+        previewCanvas.rollBack(to: emptyPreview)
+        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
+        if let supervisor, let worker = supervisor.worker(for: cls) {
+            if supervisor.disabledReason(cls) == nil {
+                _ = supervisor.plainText(cls, worker: worker, record: quoted.document.bytes, width: contentWidth, messageClass: quoted.type,
+                                         baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
+            }
+        } else if supervisor?.disabledReason(cls) == nil {
+            _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
+        }
     }
 
     /// Ends the conversation (in this process and in the workers) and
