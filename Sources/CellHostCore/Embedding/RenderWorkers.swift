@@ -235,10 +235,14 @@ final class RenderWorkers: @unchecked Sendable {
     private func publish(waking: Bool) {
         work.lock()
         published = acquired
-        if sleeping > 0 && claimed < published && (waking || published - claimed >= wakeAfter) {
-            work.broadcast()
-        }
+        let wake = sleeping > 0 && claimed < published && (waking || published - claimed >= wakeAfter)
         work.unlock()
+        // After unlocking, so a woken worker does not find the lock held and
+        // sleep on it again (a second wake-up system call on both sides). No
+        // wake-up is lost: a worker counted in `sleeping` under the lock is
+        // already waiting; one that waits later is woken for nothing and
+        // looks again.
+        if wake { work.broadcast() }
     }
 
     /// Writes the slots at the front of the ring that the workers have finished.
@@ -373,9 +377,15 @@ final class RenderWorkers: @unchecked Sendable {
             atomicMemoryFence(ordering: .sequentiallyConsistent)
             let waiting = ownerWaiting.load(ordering: .sequentiallyConsistent)
             if waiting != 0 && done[(waiting - 1) & mask].value.load(ordering: .sequentiallyConsistent) {
+                // The owning thread set `ownerWaiting` under the lock and holds
+                // it until it waits: taking the lock once is enough to know it
+                // waits, and waking it after unlocking keeps it from finding
+                // the lock held and sleeping on that too (for 10⁶ messages it
+                // did 20 k times: 40 k wake-up system calls on this thread
+                // instead of 20 k).
                 finished.lock()
-                finished.broadcast()
                 finished.unlock()
+                finished.broadcast()
             }
         }
     }
