@@ -261,16 +261,11 @@ final class RenderWorkers: @unchecked Sendable {
     /// Sleeps until the oldest slot in flight is done, and the one
     /// `wakeAfter` - 1 after it (or the newest, so a live stream still
     /// sees each message at once): then a run of slots is ready, not one.
-    /// When the ring is full, a quarter of it: the workers still have three
-    /// quarters to render while this thread writes those and refills them
-    /// (it waits for a full ring only when it is the faster side), so they
-    /// do not run out of work, and they wake it half as often.
     /// After a crash, the oldest slot alone is waited for.
     private func waitForWorkers() {
         publish(waking: true)
         let oldest = done[returned & mask]
-        let run = acquired - returned >= slots.count ? max(wakeAfter, slots.count / 4) : wakeAfter
-        var last = min(returned + run, acquired) - 1
+        var last = min(returned + wakeAfter, acquired) - 1
         finished.lock()
         workersWrap.store(false, ordering: .relaxed)
         ownerWaiting.store(last + 1, ordering: .sequentiallyConsistent)
