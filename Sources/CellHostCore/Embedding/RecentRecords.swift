@@ -3,9 +3,10 @@
 /// for it, and memory is bounded by a count and a per-record size.
 ///
 /// Every message is remembered and most are never looked up, so the index
-/// is a small open-addressing table (linear probing, FNV-1a over the id's
-/// UTF-8, deletion by backward shift) instead of a `[String: Int]`, whose
-/// SipHash and bucket bookkeeping cost about 2 000 instructions a message.
+/// is a small open-addressing table (linear probing, a hash of the id's
+/// UTF-8 eight bytes at a time, deletion by backward shift) instead of a
+/// `[String: Int]`, whose SipHash and bucket bookkeeping cost about 2 000
+/// instructions a message.
 /// Ids come from input, so colliding ids are possible; the table holds at
 /// most `capacity` ids at half load, so a probe is bounded by `capacity`
 /// and a hostile input can only slow its own lookups, never grow memory.
@@ -17,21 +18,40 @@
 /// Slots and table are allocated once, at their full size, and owned by
 /// the ring (it cannot be copied), so remembering a record checks no
 /// array's uniqueness or bounds.
+///
+/// The records' bytes are copied one after another into one byte ring
+/// (`reserve`), not kept in a buffer each: buffers traded with the render
+/// slots were last touched thousands of messages earlier, and reading
+/// their headers was about 2 % of the owning thread's time, where the
+/// ring is written in order. A record is never overwritten while its id
+/// is remembered: when the ring comes round to the oldest record still
+/// remembered, it is copied into a new ring twice the size of what is
+/// remembered (`makeRoom`), so it holds at most about twice the bytes of
+/// the records remembered, plus one.
 struct RecentRecords: ~Copyable {
     static let defaultCapacity = 4096
     /// Larger records are not remembered (a reply to one shows its id).
     static let maximumRecordBytes = 16 << 10
-    /// The largest buffer a slot keeps (`canTake`).
-    static let maximumBufferBytes = 2 * maximumRecordBytes
     /// The most ids a ring holds (slot numbers and hash bits share an entry).
     static let maximumCapacity = 1 << 24
+    /// The bytes the ring starts with (it grows as the records need).
+    static let initialBytes = 64 << 10
 
     private struct Slot {
         var id: String
         /// The table position of this slot's entry.
         var position: Int
-        var record: [UInt8]
-        var cls: RuntimeClass
+        /// Where its record starts, counted in bytes written since the ring
+        /// was last rebuilt (`head`), and where that is in `bytes`.
+        var start: Int
+        var offset: Int
+        /// The record's length; 0 while it has none.
+        var count: Int
+        /// Unretained: a runtime keeps every class it linked as long as it
+        /// lives (`Runtime.linked`), and the session that owns this ring
+        /// keeps the runtime. A retain would write the reference count of
+        /// an object the render workers retain too.
+        var cls: Unmanaged<RuntimeClass>
     }
 
     let capacity: Int
@@ -44,8 +64,20 @@ struct RecentRecords: ~Copyable {
     private let mask: Int
     /// The slot the next new id replaces once all are in use (the oldest).
     private var next = 0
+    /// The byte ring: `byteCapacity` bytes.
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var byteCapacity: Int
+    /// Where the next record goes, counted in bytes written since the ring
+    /// was rebuilt (a record's `start`), and where that is in `bytes`.
+    private var head = 0
+    private var headOffset = 0
+    /// No remembered record starts before this (the oldest's start when
+    /// `makeRoom` last looked, or less): bytes up to it plus the ring's size
+    /// may be written without looking again.
+    private var oldestStart = 0
 
-    init(capacity: Int) {
+    /// `bytes` is the ring's size to begin with (tests give small ones).
+    init(capacity: Int, bytes: Int = RecentRecords.initialBytes) {
         self.capacity = min(max(1, capacity), RecentRecords.maximumCapacity)
         var size = 16
         while size < 2 * self.capacity { size <<= 1 }
@@ -53,45 +85,93 @@ struct RecentRecords: ~Copyable {
         table = .allocate(capacity: size)
         table.initialize(repeating: 0, count: size)
         mask = size - 1
+        byteCapacity = max(1, bytes)
+        self.bytes = .allocate(capacity: byteCapacity)
     }
 
     deinit {
         slots.deinitialize(count: used)
         slots.deallocate()
         table.deallocate()
+        bytes.deallocate()
     }
 
-    mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: RuntimeClass) {
+    /// Remembers `record` as the message `id`, rendered by `cls` (a copy;
+    /// a record over `maximumRecordBytes` is not remembered).
+    mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: Unmanaged<RuntimeClass>) {
         guard record.count <= RecentRecords.maximumRecordBytes else { return }
         let slot = self.slot(for: id, renderedBy: cls)
-        slot.pointee.record.removeAll(keepingCapacity: true)
-        slot.pointee.record.append(contentsOf: record)
+        // What it held (the same id's earlier record, or an evicted one's) is free.
+        slot.pointee.count = 0
+        let (start, offset) = reserve(record.count)
+        if let base = record.baseAddress, record.count > 0 {
+            UnsafeMutableRawPointer(bytes + offset).copyMemory(from: base, byteCount: record.count)
+        }
+        slot.pointee.start = start
+        slot.pointee.offset = offset
+        slot.pointee.count = record.count
     }
 
-    /// Whether `remember(id:taking:renderedBy:)` may take `record`: it is
-    /// small enough to remember, and its buffer did not grow larger than
-    /// `maximumBufferBytes` for an earlier record, so the ring never holds
-    /// more than that per slot.
-    static func canTake(_ record: [UInt8]) -> Bool {
-        record.count <= maximumRecordBytes && record.capacity <= maximumBufferBytes
+    /// Room for `count` bytes in one piece at the head of the ring: where
+    /// they start (as `head` counts) and where that is in `bytes`.
+    private mutating func reserve(_ count: Int) -> (start: Int, offset: Int) {
+        // A record does not wrap round the ring's end: it goes to the start.
+        if headOffset + count > byteCapacity {
+            head += byteCapacity - headOffset
+            headOffset = 0
+        }
+        if head + count - byteCapacity > oldestStart { makeRoom(for: count) }
+        let place = (head, headOffset)
+        head += count
+        headOffset += count
+        return place
     }
 
-    /// `remember(id:record:renderedBy:)` for a record the caller no longer
-    /// needs, which passed `canTake` (checked by the caller when it filled
-    /// the buffer: the render workers' slots share it with a message that
-    /// another thread parsed, and reading its size here would fetch that
-    /// cache line back): its buffer moves into the ring (no copy), and
-    /// `record` gets the buffer it replaces, with its old bytes still in it
-    /// (the caller empties it before filling it again).
-    mutating func remember(id: String, taking record: inout [UInt8], renderedBy cls: RuntimeClass) {
-        assert(Self.canTake(record))
-        swap(&slot(for: id, renderedBy: cls).pointee.record, &record)
+    /// Makes sure that `count` bytes at the head overwrite no remembered
+    /// record: finds the oldest one, and when that leaves less than a
+    /// quarter of the ring to write before the next look, copies the
+    /// records into a new ring of twice their size.
+    private mutating func makeRoom(for count: Int) {
+        var oldest = head
+        var live = 0
+        for number in 0..<used where slots[number].count > 0 {
+            oldest = min(oldest, slots[number].start)
+            live += slots[number].count
+        }
+        if oldest + byteCapacity - (head + count) >= byteCapacity / 4 {
+            oldestStart = oldest
+            return
+        }
+        let size = max(RecentRecords.initialBytes, 2 * (live + count))
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: size)
+        var end = 0
+        for number in 0..<used {
+            let length = slots[number].count
+            if length > 0 {
+                UnsafeMutableRawPointer(new + end).copyMemory(from: bytes + slots[number].offset, byteCount: length)
+            }
+            slots[number].start = end
+            slots[number].offset = end
+            end += length
+        }
+        bytes.deallocate()
+        bytes = new
+        byteCapacity = size
+        head = end
+        headOffset = end
+        oldestStart = 0
     }
 
     /// The slot of `id`, rendered by `cls`: its own when it is remembered,
     /// else a new one or, once all are in use, the oldest (its id
     /// forgotten), entered in the table under `id`. The caller sets the record.
-    private mutating func slot(for id: String, renderedBy cls: RuntimeClass) -> UnsafeMutablePointer<Slot> {
+    private mutating func slot(for id: String, renderedBy cls: Unmanaged<RuntimeClass>) -> UnsafeMutablePointer<Slot> {
+        // The table entry after the oldest id's, which evicting it reads
+        // first, is read before the id is hashed and looked for: both are
+        // at random places in the table, often not in the cache, and this
+        // way the two misses overlap instead of following each other.
+        let evicted = used == capacity ? slots[next].position : 0
+        let afterEvicted = table[(evicted + 1) & mask]
         let hash = Self.hash(id)
         let tag = Self.tag(hash)
         // One probe finds the id or the free position a new entry takes.
@@ -102,7 +182,7 @@ struct RecentRecords: ~Copyable {
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
                 if slot.pointee.id == id {
-                    if slot.pointee.cls !== cls { slot.pointee.cls = cls }
+                    slot.pointee.cls = cls
                     return slot
                 }
             }
@@ -111,26 +191,28 @@ struct RecentRecords: ~Copyable {
         let number: Int
         if used < capacity {
             number = used
-            (slots + number).initialize(to: Slot(id: id, position: position, record: [], cls: cls))
+            (slots + number).initialize(to: Slot(id: id, position: position, start: head, offset: headOffset, count: 0, cls: cls))
             used += 1
         } else {
-            // Reuse the oldest slot and its buffer.
+            // Reuse the oldest slot.
             number = next
             next = next + 1 == capacity ? 0 : next + 1
-            remove(at: slots[number].position)
+            remove(at: evicted, followedBy: afterEvicted)
             // The removal may have freed a position earlier on this probe run.
             position = hash & mask
             while table[position] != 0 { position = (position + 1) & mask }
             slots[number].id = id
             slots[number].position = position
-            // Most messages are rendered by a few classes: no reference counting when it is the same.
-            if slots[number].cls !== cls { slots[number].cls = cls }
+            slots[number].cls = cls
         }
         table[position] = tag | UInt64(number + 1)
         return slots + number
     }
 
-    func lookup(_ id: String) -> (record: [UInt8], cls: RuntimeClass)? {
+    /// The record remembered as `id` and the class that rendered it
+    /// (unretained, as `remember` was given it); the bytes are the ring's,
+    /// valid until the next `remember`.
+    func lookup(_ id: String) -> (record: UnsafeBufferPointer<UInt8>, cls: Unmanaged<RuntimeClass>)? {
         let hash = Self.hash(id)
         let tag = Self.tag(hash)
         var position = hash & mask
@@ -139,7 +221,9 @@ struct RecentRecords: ~Copyable {
             if entry == 0 { return nil }
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
-                if slot.pointee.id == id { return (slot.pointee.record, slot.pointee.cls) }
+                if slot.pointee.id == id {
+                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.count), slot.pointee.cls)
+                }
             }
             position = (position + 1) & mask
         }
@@ -147,13 +231,12 @@ struct RecentRecords: ~Copyable {
 
     /// Empties a table position, moving later entries of the probe run back
     /// so that every remaining id is still found from its home position.
-    private mutating func remove(at position: Int) {
+    /// `following` is the entry after it, read by the caller.
+    private mutating func remove(at position: Int, followedBy following: UInt64) {
         var hole = position
-        var probe = position
-        while true {
-            probe = (probe + 1) & mask
-            let entry = table[probe]
-            if entry == 0 { break }
+        var probe = (position + 1) & mask
+        var entry = following
+        while entry != 0 {
             let home = Int(truncatingIfNeeded: entry >> 32) & mask
             // The entry may fill the hole when the hole lies on its way
             // from its home position to where it is.
@@ -162,6 +245,8 @@ struct RecentRecords: ~Copyable {
                 slots[Self.slotNumber(entry)].position = hole
                 hole = probe
             }
+            probe = (probe + 1) & mask
+            entry = table[probe]
         }
         table[hole] = 0
     }
@@ -173,15 +258,37 @@ struct RecentRecords: ~Copyable {
 
     private static func slotNumber(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1 }
 
-    /// FNV-1a (64-bit) over the UTF-8 of `id`, folded to an `Int`.
+    /// A hash of the UTF-8 of `id`, taken eight bytes at a time (a word is
+    /// mixed in by a multiply and a shift; FNV-1a, a multiply a byte, was
+    /// 82 instructions for an id of eight bytes).
     static func hash(_ id: String) -> Int {
-        func fnv(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return hash
+        func words(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+                let product = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+                return product ^ (product >> 32)
+            }
+            let raw = UnsafeRawBufferPointer(bytes)
+            let count = raw.count
+            var hash = UInt64(count)
+            var index = 0
+            while count - index > 8 {
+                hash = mix(hash, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index += 8
+            }
+            // The last one to eight bytes: two halves that may overlap, or
+            // the first, middle and last byte of up to three.
+            let rest = count - index
+            if rest >= 4 {
+                let low = raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                let high = raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                hash = mix(hash, UInt64(low) | UInt64(high) << 32)
+            } else if rest > 0 {
+                hash = mix(hash, UInt64(raw[index]) | UInt64(raw[index + rest / 2]) << 8 | UInt64(raw[count - 1]) << 16)
+            }
+            return mix(hash, 0xFF51_AFD7_ED55_8CCD)
         }
         // Native and small strings (all of them on Linux) lend their UTF-8 as it is.
-        let value = id.utf8.withContiguousStorageIfAvailable(fnv) ?? Array(id.utf8).withUnsafeBufferPointer(fnv)
-        return Int(truncatingIfNeeded: value ^ (value >> 29))
+        let value = id.utf8.withContiguousStorageIfAvailable(words) ?? Array(id.utf8).withUnsafeBufferPointer(words)
+        return Int(truncatingIfNeeded: value)
     }
 }

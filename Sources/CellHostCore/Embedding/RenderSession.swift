@@ -36,17 +36,21 @@ final class RenderSlot {
     var weight = 0
     /// Its content was wrapped and capped already (by a render worker thread).
     var wrapped = false
-    /// With several render threads: the record as read (parsed on a worker),
-    /// and why it could not be parsed.
+    /// With several render threads: the record as read (parsed on a worker,
+    /// whose message shares the buffer), and why it could not be parsed.
     var record: [UInt8] = []
-    /// `record` holds the bytes of `message` (set by the render workers), so
-    /// `complete` can hand the buffer to the reply-quote ring instead of
-    /// copying the record into it.
-    var recordIsMessage = false
-    /// `record` passed `RecentRecords.canTake` when the render workers
-    /// filled it (checked then, on the owning thread, while its size was in
-    /// that thread's cache; by `complete` a worker has written its cache line).
-    var recordFitsRing = false
+    /// The buffer `record` had before (`RenderWorkers.submit` swaps them):
+    /// the message holds on to the buffer it parsed until it parses the
+    /// next, so filling that one again would copy it first.
+    var spareRecord: [UInt8] = []
+    /// Where `record`'s bytes are and how many, when they are those of
+    /// `message` (set by the render workers' owning thread; nil: they are
+    /// not), so `complete` copies them into the reply-quote ring without
+    /// reaching the buffer through `record`: that retains it, writing its
+    /// header, which the worker that parsed it wrote last. `record` keeps
+    /// the buffer until the slot's next record, which comes after `complete`.
+    var recordStart: UnsafePointer<UInt8>?
+    var recordBytes = 0
     var failure: String?
 
     /// Whether `outcome` is set, read without copying it (a copy retains
@@ -281,11 +285,15 @@ public final class RenderSession {
         if slot.walk != nil { slot.walk = nil }
         let message = slot.message
         if let replyTo = message.replyTo {
-            let state = host.runtime.state
-            state.logCapture = slot
-            state.baseDirectory = slot.baseDirectory
-            quote(replyTo, into: &slot.quote, days: &state.days)
-            state.logCapture = nil
+            // This thread's call state and the runtime, lent as in `walk`:
+            // no reference counting of objects the render workers touch too.
+            let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
+            lent._withUnsafeGuaranteedRef { state in
+                state.logCapture = slot
+                if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
+                quote(replyTo, into: &slot.quote, days: &state.days)
+                state.logCapture = nil
+            }
         } else {
             slot.quote.clear()
         }
@@ -294,17 +302,15 @@ public final class RenderSession {
             quoteNotes.removeAll()
         }
         if !message.id.isEmpty {
-            cls._withUnsafeGuaranteedRef { cls in
-                if slot.recordIsMessage && slot.recordFitsRing {
-                    recent.remember(id: message.id, taking: &slot.record, renderedBy: cls)
-                } else {
-                    message.document.bytes.withUnsafeBufferPointer {
-                        recent.remember(id: message.id, record: $0, renderedBy: cls)
-                    }
+            if let start = slot.recordStart {
+                recent.remember(id: message.id, record: UnsafeBufferPointer(start: start, count: slot.recordBytes), renderedBy: cls)
+            } else {
+                message.document.bytes.withUnsafeBufferPointer {
+                    recent.remember(id: message.id, record: $0, renderedBy: cls)
                 }
             }
         }
-        slot.recordIsMessage = false
+        slot.recordStart = nil
     }
 
     /// Stage two: wrap the content, lay out the chrome, encode. Host code
@@ -338,29 +344,18 @@ public final class RenderSession {
     /// message: what `plainTextForMessage:context:into:` of the class that
     /// rendered it gives (the inherited `MessageCell` version is the
     /// message's text), cut to `ReplyQuote.previewLength` characters.
-    /// Computed only when a reply asks, from the record kept in `recent`,
-    /// which `quoted` shares rather than copies (a ring slot that takes a
-    /// new record while `quoted` still holds the old one gets a buffer of
-    /// its own); cleared when the message is not remembered. `days` is this
-    /// thread's (`CallState.days`).
+    /// Computed only when a reply asks, from a copy in `quoted` of the
+    /// record kept in `recent`; cleared when the message is not remembered.
+    /// `days` is this thread's (`CallState.days`).
     private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
-        guard let (record, cls) = recent.lookup(id),
-              (try? quoted.load(sharing: record, me: me, days: &days)) != nil else {
+        guard let (record, remembered) = recent.lookup(id),
+              (try? quoted.load(record, me: me, days: &days)) != nil else {
             quote.clear()
             return
         }
-        let runtime = host.runtime
-        // Only text is appended to it (no wrapping or chrome): emptying what
-        // a cell appends is enough.
-        previewCanvas.rollBack(to: emptyPreview)
-        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
-        if let supervisor, let worker = supervisor.worker(for: cls) {
-            if supervisor.disabledReason(cls) == nil {
-                _ = supervisor.plainText(cls, worker: worker, record: record, width: contentWidth, messageClass: quoted.type,
-                                         baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
-            }
-        } else if supervisor?.disabledReason(cls) == nil {
-            _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
+        // Borrowed: the runtime keeps its classes, and this session the runtime.
+        remembered._withUnsafeGuaranteedRef { cls in
+            Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { plainText(of: cls, runtime: $0) }
         }
         quote.start(sender: quoted.senderName)
         if previewCanvas.items.isEmpty {
@@ -374,6 +369,23 @@ public final class RenderSession {
             }
         }
         quote.endPreview()
+    }
+
+    /// Fills `previewCanvas` with what `plainTextForMessage:context:into:`
+    /// of `cls` gives for `quoted` (in its worker process, when it runs in one).
+    private func plainText(of cls: RuntimeClass, runtime: Runtime) {
+        // Only text is appended to it (no wrapping or chrome): emptying what
+        // a cell appends is enough.
+        previewCanvas.rollBack(to: emptyPreview)
+        previewCanvas.limits = OutputLimits(rows: 8, bytes: 4096) // a one-line preview
+        if let supervisor, let worker = supervisor.worker(for: cls) {
+            if supervisor.disabledReason(cls) == nil {
+                _ = supervisor.plainText(cls, worker: worker, record: quoted.document.bytes, width: contentWidth, messageClass: quoted.type,
+                                         baseDirectory: runtime.baseDirectory.path, into: previewCanvas, notes: &quoteNotes)
+            }
+        } else if supervisor?.disabledReason(cls) == nil {
+            _ = runtime.plainText(of: cls, quoted, into: previewCanvas, width: contentWidth, messageClass: quoted.type)
+        }
     }
 
     /// Ends the conversation (in this process and in the workers) and
