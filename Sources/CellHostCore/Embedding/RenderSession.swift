@@ -291,7 +291,7 @@ public final class RenderSession {
             lent._withUnsafeGuaranteedRef { state in
                 state.logCapture = slot
                 if state.baseDirectory !== slot.baseDirectory { state.baseDirectory = slot.baseDirectory }
-                quote(replyTo, into: &slot.quote, days: &state.days)
+                quote(replyTo, into: &slot.quote, days: &state.days, recent: &state.recent)
                 state.logCapture = nil
             }
         } else {
@@ -346,10 +346,12 @@ public final class RenderSession {
     /// message's text), cut to `ReplyQuote.previewLength` characters.
     /// Computed only when a reply asks, from a copy in `quoted` of the
     /// record kept in `recent`; cleared when the message is not remembered.
-    /// `days` is this thread's (`CallState.days`).
-    private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache) {
+    /// `days` and `recentFields` are this thread's (`CallState.days`,
+    /// `CallState.recent`).
+    private func quote(_ id: String, into quote: inout ReplyQuote, days: inout RFC3339.DayCache,
+                       recent recentFields: inout Message.RecentFields) {
         guard let (record, remembered) = recent.lookup(id),
-              (try? quoted.load(record, me: me, days: &days)) != nil else {
+              (try? quoted.load(record, me: me, days: &days, recent: &recentFields)) != nil else {
             quote.clear()
             return
         }

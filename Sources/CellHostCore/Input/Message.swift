@@ -69,11 +69,6 @@ public final class Message {
         try readFields(of: &document, me: me, days: &days, recent: &recent)
     }
 
-    /// `load(sharing:me:days:recent:)` with the message's own recent values.
-    func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache) throws {
-        try load(sharing: consume record, me: me, days: &days, recent: &recent)
-    }
-
     /// `load(_:me:days:recent:)` of a record the caller keeps as it is
     /// while the message is in use (a render slot's): the document shares
     /// its buffer rather than copying it.
