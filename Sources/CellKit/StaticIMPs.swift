@@ -1,5 +1,4 @@
 internal import CellHostABI
-internal import CFFI
 
 // The IMPs of a plugin's first few render, plain-text and can-render
 // methods are plain C functions compiled into CellKit, not libffi closures:
@@ -69,63 +68,38 @@ enum StaticIMPs {
             || booleanIMPs.contains { unsafeBitCast($0, to: UnsafeRawPointer.self) == address }
     }
 
-    /// Runs the binding of result slot `slot`.
-    static func callResult(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
-                           _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
-                           _ builder: OpaquePointer?) -> Int32 {
+    /// Runs the binding of result slot `slot` with the IMP's arguments as
+    /// they came (`MethodBinding.callResult`).
+    static func callResult(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
+                           _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
         guard let raw = resultBindings[slot] else { return ResultCode.error }
-        var result: ffi_sarg = 0
-        invoke(raw, &result, object, command, message, context, builder)
-        return Int32(truncatingIfNeeded: result)
+        // The slot keeps the binding alive for the process: call it
+        // without a retain and release of its own.
+        return Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.callResult(object, message, context, builder)
+        }
     }
 
-    /// Runs the binding of boolean slot `slot` (four arguments).
-    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
-                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
+    /// Runs the binding of boolean slot `slot` (`MethodBinding.callBoolean`).
+    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
+                            _ context: UnsafePointer<cellhost_context>?) -> Bool {
         guard let raw = booleanBindings[slot] else { return false }
-        var result: ffi_arg = 0
-        invoke(raw, &result, object, command, message, context, nil)
-        return result != 0
-    }
-
-    /// Calls `MethodBinding.invoke` of the binding at `raw` with the
-    /// arguments laid out as libffi hands them to a closure (a pointer to
-    /// each argument), so both kinds of IMP share it. A method of four
-    /// arguments never reads the fifth.
-    private static func invoke(_ raw: UnsafeRawPointer, _ result: UnsafeMutableRawPointer,
-                               _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?, _ message: OpaquePointer?,
-                               _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) {
-        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) }, builder)
-        withUnsafeMutableBytes(of: &values) { storage in
-            let stride = MemoryLayout<OpaquePointer?>.stride
-            let base = storage.baseAddress
-            var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                           UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) =
-                (base, base.map { $0 + stride }, base.map { $0 + 2 * stride }, base.map { $0 + 3 * stride },
-                 base.map { $0 + 4 * stride })
-            withUnsafeMutablePointer(to: &pointers) { tuple in
-                tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 5) { arguments in
-                    // The slot keeps the binding alive for the process:
-                    // call it without a retain and release of its own.
-                    Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-                        $0.invoke(result, Arguments(arguments))
-                    }
-                }
-            }
+        return Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.callBoolean(object, message, context)
         }
     }
 
     // One function per slot: a C function cannot capture its slot number.
     private static let resultIMPs: [ResultIMP] = [
-        { callResult(0, $0, $1, $2, $3, $4) }, { callResult(1, $0, $1, $2, $3, $4) },
-        { callResult(2, $0, $1, $2, $3, $4) }, { callResult(3, $0, $1, $2, $3, $4) },
-        { callResult(4, $0, $1, $2, $3, $4) }, { callResult(5, $0, $1, $2, $3, $4) },
-        { callResult(6, $0, $1, $2, $3, $4) }, { callResult(7, $0, $1, $2, $3, $4) },
+        { callResult(0, $0, $2, $3, $4) }, { callResult(1, $0, $2, $3, $4) },
+        { callResult(2, $0, $2, $3, $4) }, { callResult(3, $0, $2, $3, $4) },
+        { callResult(4, $0, $2, $3, $4) }, { callResult(5, $0, $2, $3, $4) },
+        { callResult(6, $0, $2, $3, $4) }, { callResult(7, $0, $2, $3, $4) },
     ]
     private static let booleanIMPs: [BooleanIMP] = [
-        { callBoolean(0, $0, $1, $2, $3) }, { callBoolean(1, $0, $1, $2, $3) },
-        { callBoolean(2, $0, $1, $2, $3) }, { callBoolean(3, $0, $1, $2, $3) },
-        { callBoolean(4, $0, $1, $2, $3) }, { callBoolean(5, $0, $1, $2, $3) },
-        { callBoolean(6, $0, $1, $2, $3) }, { callBoolean(7, $0, $1, $2, $3) },
+        { callBoolean(0, $0, $2, $3) }, { callBoolean(1, $0, $2, $3) },
+        { callBoolean(2, $0, $2, $3) }, { callBoolean(3, $0, $2, $3) },
+        { callBoolean(4, $0, $2, $3) }, { callBoolean(5, $0, $2, $3) },
+        { callBoolean(6, $0, $2, $3) }, { callBoolean(7, $0, $2, $3) },
     ]
 }
