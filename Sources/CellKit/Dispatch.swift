@@ -44,6 +44,9 @@ class MethodBinding {
 /// through `send_super`) or the thread has no cache; then a fresh one.
 /// `body` must only read it: the renderer gets it as an argument, and a
 /// copy it keeps is its own.
+///
+/// Inlined into each method, so that `body` is too: no closure call per call.
+@inline(__always)
 private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, host: Host,
                                   cache: UnsafeMutablePointer<ThreadCache>?,
                                   className: UnsafePointer<CChar>, object: OpaquePointer?,

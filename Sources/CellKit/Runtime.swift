@@ -48,11 +48,13 @@ enum Runtime {
     }()
     /// A power of two, so a start index is a mask away.
     static let callSlotCount = 64
-    /// The extensions of each host table seen, fetched once per table. A
-    /// process normally has one host and so one table per plugin; an
-    /// embedding process with several hosts has a few.
+    /// The extensions of each host table seen, fetched once per table,
+    /// each in memory of its own that is never freed (a `Host` points to
+    /// it for as long as it lives). A process normally has one host and so
+    /// one table per plugin; an embedding process with several hosts has
+    /// a few.
     nonisolated(unsafe) private static var extensionCache: [(table: UnsafePointer<cellhost_host>,
-                                                             extensions: HostExtensions)] = []
+                                                             extensions: UnsafePointer<HostExtensions>)] = []
     /// The last strings read from contexts by a thread without a
     /// `ThreadCache` (each thread normally keeps its own): the host hands
     /// the same strings to every call, so most calls make no new `String`.
@@ -168,18 +170,20 @@ enum Runtime {
         return host
     }
 
-    /// The extensions of `table`, asked for on its first use and kept
-    /// (extension tables are host-owned and valid for the life of the process).
+    /// Where the extensions of `table` are kept: asked for on its first use,
+    /// and kept in memory that is never freed (extension tables are
+    /// host-owned and valid for the life of the process).
     /// The calling thread remembers the last table it asked about, so a
     /// call normally takes no lock; `extensionsGeneration` tells it when
     /// `forgetExtensions` emptied the shared cache. `cache` is the calling
     /// thread's (a caller that read it already passes it).
     static func extensions(of table: UnsafePointer<cellhost_host>,
-                           cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> HostExtensions {
+                           cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> UnsafePointer<HostExtensions> {
         guard let cache else { return lock.locked { cachedExtensions(of: table) } }
         let generation = extensionsGeneration.load(ordering: .acquiring)
-        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation {
-            return cache.pointee.extensions
+        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation,
+           let extensions = cache.pointee.extensions {
+            return extensions
         }
         let extensions = lock.locked { cachedExtensions(of: table) }
         cache.pointee.extensionsTable = table
@@ -192,19 +196,22 @@ enum Runtime {
     /// they remember.
     static let extensionsGeneration = Atomic<UInt64>(0)
 
-    private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
+    private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> UnsafePointer<HostExtensions> {
         if let last = extensionCache.last, last.table == table { return last.extensions }
         if let index = extensionCache.firstIndex(where: { $0.table == table }) {
             let entry = extensionCache.remove(at: index)
             extensionCache.append(entry)
             return entry.extensions
         }
-        let extensions = HostExtensions(fetchingFrom: table)
-        extensionCache.append((table, extensions))
-        return extensions
+        let extensions = UnsafeMutablePointer<HostExtensions>.allocate(capacity: 1)
+        extensions.initialize(to: HostExtensions(fetchingFrom: table))
+        extensionCache.append((table, UnsafePointer(extensions)))
+        return UnsafePointer(extensions)
     }
 
-    /// Forgets the extensions of every table (for tests that change a fake host's).
+    /// Forgets the extensions of every table (for tests that change a fake
+    /// host's). What was fetched stays in memory, for the hosts still
+    /// pointing to it.
     static func forgetExtensions() {
         lock.locked {
             extensionCache = []

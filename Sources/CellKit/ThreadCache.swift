@@ -17,7 +17,9 @@ struct ThreadCache {
     /// The table `extensions` belongs to, as of `extensionsGeneration`.
     var extensionsTable: UnsafePointer<cellhost_host>?
     var extensionsGeneration: UInt64 = 0
-    var extensions = HostExtensions.none
+    /// Where `Runtime.extensions(of:)` keeps those of `extensionsTable`;
+    /// `nil` before the first look-up.
+    var extensions: UnsafePointer<HostExtensions>?
     /// `Runtime.callSlots`, read once for the thread (the global is made
     /// lazily, so each read of it checks that it was).
     let callSlots = Runtime.callSlots
@@ -59,10 +61,16 @@ struct ThreadCache {
     /// The thread's reused context, made with `host` on first use, for a
     /// call that gives it back with `returnReusedContext()`; `nil` while
     /// an outer call on the thread has it (a nested call makes its own).
+    @inline(__always)
     mutating func claimReusedContext(host: Host) -> UnsafeMutablePointer<RenderContext>? {
         guard !reusedContextIsLent else { return nil }
         reusedContextIsLent = true
-        if let reusedContext { return reusedContext }
+        return reusedContext ?? makeReusedContext(host: host)
+    }
+
+    /// The first call's: a context that `RenderContext.update` then sets.
+    @inline(never)
+    private mutating func makeReusedContext(host: Host) -> UnsafeMutablePointer<RenderContext> {
         let context = UnsafeMutablePointer<RenderContext>.allocate(capacity: 1)
         context.initialize(to: RenderContext(width: 1, messageClass: "", host: host))
         reusedContext = context
@@ -70,6 +78,7 @@ struct ThreadCache {
     }
 
     /// The call that claimed the reused context has returned.
+    @inline(__always)
     mutating func returnReusedContext() { reusedContextIsLent = false }
 
     /// Frees what the cache holds in memory of its own (at thread exit).
