@@ -138,8 +138,10 @@ enum Runtime {
     // MARK: Context strings
 
     /// The message class and base directory of one context as `String`s
-    /// (`""` for a `nil` pointer), made again only when they change: what
-    /// every call's `RenderContext` reads. From `cache` (the calling
+    /// (`""` for a `nil` pointer), made again only when they change: what a
+    /// freshly made `RenderContext` reads (a nested call's, or one made
+    /// outside a call; the outermost call on a thread updates the thread's
+    /// reused context instead, `RenderContext.update`). From `cache` (the calling
     /// thread's `ThreadCache.current`, which the caller read once for the
     /// whole call) without a lock; under the lock from the shared caches
     /// when the thread has none.

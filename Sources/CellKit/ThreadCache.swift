@@ -12,6 +12,8 @@ import Glibc
 /// call (`send_super`) never finds it half updated. It lives in memory of
 /// its own, reached by pointer, so that a call pays no reference counting.
 struct ThreadCache {
+    /// The `String`s of the message classes and base directories this
+    /// thread's contexts had, and which of them the reused context holds.
     var messageClass = CStringCache()
     var baseDirectory = CStringCache()
     /// The table `extensions` belongs to, as of `extensionsGeneration`.
