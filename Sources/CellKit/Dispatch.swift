@@ -21,22 +21,48 @@ class MethodBinding {
     /// Runs the method with libffi's `arguments`, writing its return value
     /// (if any) to `result`.
     func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {}
+
+    /// Runs a method of the `resultWithBuilder` signature with the
+    /// arguments its plain C IMP received (`StaticIMPs`), without packing
+    /// them as libffi would. Every binding of that signature overrides it.
+    func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
+                    _ builder: OpaquePointer?) -> Int32 { ResultCode.error }
+
+    /// `callResult` for the `boolean` signature.
+    func callBoolean(_ object: OpaquePointer?, _ message: OpaquePointer?,
+                     _ context: UnsafePointer<cellhost_context>?) -> Bool { false }
 }
 
 /// Runs `body` with a `RenderContext` for a call that received `context`,
 /// marked as in progress so that `renderSuper` and `canRenderSuper` work
 /// during it (and only then). `cache` is the calling thread's
 /// `ThreadCache.current`, read once per call for the host and the context.
+///
+/// The context is lent `inout` so that it costs no reference counting: it
+/// is the thread's reused one (`ThreadCache.claimReusedContext`), updated
+/// in place, unless an outer call on the thread has that (a nested call
+/// through `send_super`) or the thread has no cache; then a fresh one.
+/// `body` must only read it: the renderer gets it as an argument, and a
+/// copy it keeps is its own.
+///
+/// Inlined into each method, so that `body` is too: no closure call per call.
+@inline(__always)
 private func withRenderContext<T>(_ context: UnsafePointer<cellhost_context>, host: Host,
                                   cache: UnsafeMutablePointer<ThreadCache>?,
                                   className: UnsafePointer<CChar>, object: OpaquePointer?,
-                                  builder: OpaquePointer?, _ body: (RenderContext) -> T) -> T {
+                                  builder: OpaquePointer?, _ body: (inout RenderContext) -> T) -> T {
     let token = Runtime.beginCall(cache: cache)
     defer { Runtime.endCall(token) }
+    let superCall = RenderContext.SuperCall(className: className, object: object, context: context,
+                                            builder: builder, token: token)
+    if let cache, let reused = cache.pointee.claimReusedContext(host: host) {
+        defer { cache.pointee.returnReusedContext() }
+        reused.pointee.update(from: context, host: host, superCall: superCall, cache: cache)
+        return body(&reused.pointee)
+    }
     var renderContext = RenderContext(context, host: host, cache: cache)
-    renderContext.superCall = RenderContext.SuperCall(className: className, object: object, context: context,
-                                                      builder: builder, token: token)
-    return body(renderContext)
+    renderContext.superCall = superCall
+    return body(&renderContext)
 }
 
 /// `renderMessage:context:into:`, registered for every class.
@@ -49,18 +75,24 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
     }
 
     override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(render(arguments), in: result)
+        ReturnValue.store(render(arguments.object, arguments.handle(2), arguments.context(3), arguments.handle(4)),
+                          in: result)
     }
 
-    func render(_ arguments: Arguments) -> Int32 {
-        guard let context = arguments.context(3), let table = Runtime.host(of: context) else { return ResultCode.error }
+    override func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?,
+                             _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
+        render(object, message, context, builder)
+    }
+
+    func render(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
+                _ builder: OpaquePointer?) -> Int32 {
+        guard let context, let table = Runtime.host(of: context) else { return ResultCode.error }
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
-        guard let message = arguments.handle(2), let builder = arguments.handle(4) else {
+        guard let message, let builder else {
             host.log(.error, "\(cls.name): renderMessage:context:into: called without a message or builder")
             return ResultCode.error
         }
-        let object = arguments.object
         let view = Message(handle: message, host: host)
         var cell = CellBuilder(handle: builder, host: host)
         let outcome = cls.withBox(for: object, host: host) { box in
@@ -104,16 +136,19 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
     }
 
     override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(canRender(arguments), in: result)
+        ReturnValue.store(canRender(arguments.object, arguments.handle(2), arguments.context(3)), in: result)
     }
 
-    func canRender(_ arguments: Arguments) -> Bool {
+    override func callBoolean(_ object: OpaquePointer?, _ message: OpaquePointer?,
+                              _ context: UnsafePointer<cellhost_context>?) -> Bool {
+        canRender(object, message, context)
+    }
+
+    func canRender(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
         // Without what it needs, answer yes and let render decide (and report).
-        guard let context = arguments.context(3), let message = arguments.handle(2),
-              let table = Runtime.host(of: context) else { return true }
+        guard let context, let message, let table = Runtime.host(of: context) else { return true }
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
-        let object = arguments.object
         let renderer = cls.withBox(for: object, host: host) { $0.value }
         return withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
                                  builder: nil) {
@@ -136,15 +171,22 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
     }
 
     override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(plainText(arguments), in: result)
+        ReturnValue.store(plainText(arguments.object, arguments.handle(2), arguments.context(3), arguments.handle(4)),
+                          in: result)
     }
 
-    func plainText(_ arguments: Arguments) -> Int32 {
-        guard let context = arguments.context(3), let table = Runtime.host(of: context),
-              let message = arguments.handle(2), let builder = arguments.handle(4) else { return ResultCode.declined }
+    override func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?,
+                             _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
+        plainText(object, message, context, builder)
+    }
+
+    func plainText(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
+                   _ builder: OpaquePointer?) -> Int32 {
+        guard let context, let table = Runtime.host(of: context), let message, let builder else {
+            return ResultCode.declined
+        }
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
-        let object = arguments.object
         let renderer = cls.withBox(for: object, host: host) { $0.value }
         var cell = CellBuilder(handle: builder, host: host)
         let summarized = withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,

@@ -24,14 +24,19 @@ public enum LogLevel: Int32, Sendable {
 public struct Host {
     /// The `const cellhost_host *` this wraps.
     let table: UnsafePointer<cellhost_host>
-    /// The extensions of `table`, fetched once (see `Runtime.extensions(of:)`).
-    let extensions: HostExtensions
+    /// Where the extensions of `table` are kept (`Runtime.extensions(of:)`:
+    /// fetched once, never freed). A pointer, so that a `Host`, which every
+    /// call's context, message and builder carry, is two words to copy.
+    private let extensionsAddress: UnsafePointer<HostExtensions>
+
+    /// The extensions of `table`.
+    var extensions: HostExtensions { extensionsAddress.pointee }
 
     /// `cache` is the calling thread's `ThreadCache.current`, passed by a
     /// caller that reads it once for a whole call.
     init(_ table: UnsafePointer<cellhost_host>, cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) {
         self.table = table
-        extensions = Runtime.extensions(of: table, cache: cache)
+        extensionsAddress = Runtime.extensions(of: table, cache: cache)
     }
 
     /// The host table as an untyped pointer, for code that talks to the C
@@ -126,12 +131,6 @@ struct HostExtensions {
         log = Self.fetch(get(table, CELLHOST_EXT_LOG), as: cellhost_log_api.self)
         output = Self.fetch(get(table, CELLHOST_EXT_OUTPUT), as: cellhost_output_api.self)
     }
-
-    private init() {}
-
-    /// No extensions and an unusable table: what a `ThreadCache` holds
-    /// before its first look-up.
-    static let none = HostExtensions()
 
     /// `raw` as a `T` table when its leading `struct_size` covers all of `T`.
     private static func fetch<T>(_ raw: UnsafeRawPointer?, as type: T.Type) -> UnsafePointer<T>? {

@@ -119,21 +119,59 @@ public struct RenderContext {
     /// as for `Host.init`.
     init(_ raw: UnsafePointer<cellhost_context>, host: Host,
          cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) {
-        let c = raw.pointee
-        let size = Int(c.struct_size)
-        func covers<T>(_ field: KeyPath<cellhost_context, T>) -> Bool {
-            guard let offset = MemoryLayout<cellhost_context>.offset(of: field) else { return false }
-            return size >= offset + MemoryLayout<T>.size
-        }
-        let strings = Runtime.contextStrings(messageClass: covers(\.message_class) ? c.message_class : nil,
-                                             baseDirectory: covers(\.base_directory) ? c.base_directory : nil,
+        let fields = Fields(raw)
+        let strings = Runtime.contextStrings(messageClass: fields.messageClass, baseDirectory: fields.baseDirectory,
                                              cache: cache)
-        self.init(width: Int(c.width),
-                  messageClass: strings.messageClass,
-                  baseDirectory: strings.baseDirectory,
-                  isColor: c.flags & UInt32(CELLHOST_CONTEXT_COLOR) != 0,
-                  isOutgoing: c.flags & UInt32(CELLHOST_CONTEXT_OUTGOING) != 0,
-                  isJSON: c.flags & UInt32(CELLHOST_CONTEXT_JSON) != 0,
+        self.init(width: fields.width, messageClass: strings.messageClass, baseDirectory: strings.baseDirectory,
                   host: host)
+        setFlags(fields.flags)
+    }
+
+    /// Makes this, the thread's reused context (`ThreadCache.claimReusedContext`),
+    /// the context of a call that received `raw`, as `init(_:host:cache:)`
+    /// would make it, and sets its `superCall`. Its strings are replaced only
+    /// when the texts differ from the last call's (`CStringCache.refresh`).
+    @inline(__always)
+    mutating func update(from raw: UnsafePointer<cellhost_context>, host: Host, superCall: SuperCall,
+                         cache: UnsafeMutablePointer<ThreadCache>) {
+        let fields = Fields(raw)
+        width = fields.width
+        cache.pointee.messageClass.refresh(&messageClass, from: fields.messageClass)
+        cache.pointee.baseDirectory.refresh(&baseDirectory, from: fields.baseDirectory)
+        setFlags(fields.flags)
+        self.host = host
+        self.superCall = superCall
+    }
+
+    /// Sets `isColor`, `isOutgoing` and `isJSON` from `CELLHOST_CONTEXT_*` bits.
+    @inline(__always)
+    private mutating func setFlags(_ flags: UInt32) {
+        isColor = flags & UInt32(CELLHOST_CONTEXT_COLOR) != 0
+        isOutgoing = flags & UInt32(CELLHOST_CONTEXT_OUTGOING) != 0
+        isJSON = flags & UInt32(CELLHOST_CONTEXT_JSON) != 0
+    }
+
+    /// What a C context holds, as far as its `struct_size` covers: a string
+    /// past it is `nil`.
+    private struct Fields {
+        /// At least 1.
+        let width: Int
+        let flags: UInt32
+        let messageClass: UnsafePointer<CChar>?
+        let baseDirectory: UnsafePointer<CChar>?
+
+        @inline(__always)
+        init(_ raw: UnsafePointer<cellhost_context>) {
+            let c = raw.pointee
+            let size = Int(c.struct_size)
+            func covers<T>(_ field: KeyPath<cellhost_context, T>) -> Bool {
+                guard let offset = MemoryLayout<cellhost_context>.offset(of: field) else { return false }
+                return size >= offset + MemoryLayout<T>.size
+            }
+            width = max(1, Int(c.width))
+            flags = c.flags
+            messageClass = covers(\.message_class) ? c.message_class : nil
+            baseDirectory = covers(\.base_directory) ? c.base_directory : nil
+        }
     }
 }

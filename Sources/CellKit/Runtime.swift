@@ -48,11 +48,13 @@ enum Runtime {
     }()
     /// A power of two, so a start index is a mask away.
     static let callSlotCount = 64
-    /// The extensions of each host table seen, fetched once per table. A
-    /// process normally has one host and so one table per plugin; an
-    /// embedding process with several hosts has a few.
+    /// The extensions of each host table seen, fetched once per table,
+    /// each in memory of its own that is never freed (a `Host` points to
+    /// it for as long as it lives). A process normally has one host and so
+    /// one table per plugin; an embedding process with several hosts has
+    /// a few.
     nonisolated(unsafe) private static var extensionCache: [(table: UnsafePointer<cellhost_host>,
-                                                             extensions: HostExtensions)] = []
+                                                             extensions: UnsafePointer<HostExtensions>)] = []
     /// The last strings read from contexts by a thread without a
     /// `ThreadCache` (each thread normally keeps its own): the host hands
     /// the same strings to every call, so most calls make no new `String`.
@@ -136,8 +138,10 @@ enum Runtime {
     // MARK: Context strings
 
     /// The message class and base directory of one context as `String`s
-    /// (`""` for a `nil` pointer), made again only when they change: what
-    /// every call's `RenderContext` reads. From `cache` (the calling
+    /// (`""` for a `nil` pointer), made again only when they change: what a
+    /// freshly made `RenderContext` reads (a nested call's, or one made
+    /// outside a call; the outermost call on a thread updates the thread's
+    /// reused context instead, `RenderContext.update`). From `cache` (the calling
     /// thread's `ThreadCache.current`, which the caller read once for the
     /// whole call) without a lock; under the lock from the shared caches
     /// when the thread has none.
@@ -168,18 +172,20 @@ enum Runtime {
         return host
     }
 
-    /// The extensions of `table`, asked for on its first use and kept
-    /// (extension tables are host-owned and valid for the life of the process).
+    /// Where the extensions of `table` are kept: asked for on its first use,
+    /// and kept in memory that is never freed (extension tables are
+    /// host-owned and valid for the life of the process).
     /// The calling thread remembers the last table it asked about, so a
     /// call normally takes no lock; `extensionsGeneration` tells it when
     /// `forgetExtensions` emptied the shared cache. `cache` is the calling
     /// thread's (a caller that read it already passes it).
     static func extensions(of table: UnsafePointer<cellhost_host>,
-                           cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> HostExtensions {
+                           cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> UnsafePointer<HostExtensions> {
         guard let cache else { return lock.locked { cachedExtensions(of: table) } }
         let generation = extensionsGeneration.load(ordering: .acquiring)
-        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation {
-            return cache.pointee.extensions
+        if cache.pointee.extensionsTable == table, cache.pointee.extensionsGeneration == generation,
+           let extensions = cache.pointee.extensions {
+            return extensions
         }
         let extensions = lock.locked { cachedExtensions(of: table) }
         cache.pointee.extensionsTable = table
@@ -192,19 +198,22 @@ enum Runtime {
     /// they remember.
     static let extensionsGeneration = Atomic<UInt64>(0)
 
-    private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> HostExtensions {
+    private static func cachedExtensions(of table: UnsafePointer<cellhost_host>) -> UnsafePointer<HostExtensions> {
         if let last = extensionCache.last, last.table == table { return last.extensions }
         if let index = extensionCache.firstIndex(where: { $0.table == table }) {
             let entry = extensionCache.remove(at: index)
             extensionCache.append(entry)
             return entry.extensions
         }
-        let extensions = HostExtensions(fetchingFrom: table)
-        extensionCache.append((table, extensions))
-        return extensions
+        let extensions = UnsafeMutablePointer<HostExtensions>.allocate(capacity: 1)
+        extensions.initialize(to: HostExtensions(fetchingFrom: table))
+        extensionCache.append((table, UnsafePointer(extensions)))
+        return UnsafePointer(extensions)
     }
 
-    /// Forgets the extensions of every table (for tests that change a fake host's).
+    /// Forgets the extensions of every table (for tests that change a fake
+    /// host's). What was fetched stays in memory, for the hosts still
+    /// pointing to it.
     static func forgetExtensions() {
         lock.locked {
             extensionCache = []
@@ -242,134 +251,6 @@ struct CallToken: Equatable {
 struct CallSlot: ~Copyable {
     let token = Atomic<UInt64>(0)
     private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
-}
-
-/// What one thread keeps between the calls it runs: the last context
-/// strings it read and the extensions of the last host table it used, so
-/// that a call takes no lock and makes no `String` for what the previous
-/// call on the thread already had.
-///
-/// Thread safety: each thread reaches only its own cache (through a pthread
-/// key), and CellKit calls nothing while it reads or writes one, so a nested
-/// call (`send_super`) never finds it half updated. It lives in memory of
-/// its own, reached by pointer, so that a call pays no reference counting.
-struct ThreadCache {
-    var messageClass = CStringCache()
-    var baseDirectory = CStringCache()
-    /// The table `extensions` belongs to, as of `extensionsGeneration`.
-    var extensionsTable: UnsafePointer<cellhost_host>?
-    var extensionsGeneration: UInt64 = 0
-    var extensions = HostExtensions.none
-    /// `Runtime.callSlots`, read once for the thread (the global is made
-    /// lazily, so each read of it checks that it was).
-    let callSlots = Runtime.callSlots
-    /// The next call token of the block this thread reserved
-    /// (`Runtime.beginCall`), and how many of the block are left.
-    private var nextCallToken: UInt64 = 0
-    private var callTokensLeft: UInt64 = 0
-    /// Tokens reserved at once: one atomic add on the shared counter per
-    /// block instead of per call.
-    static let callTokenBlock: UInt64 = 1024
-    /// The slot of `Runtime.callSlots` this thread's calls try first:
-    /// threads start eight slots (cache lines) apart, so up to eight
-    /// threads, each with calls nested seven deep, never meet.
-    let homeSlot = Runtime.threadsSeen.wrappingAdd(1, ordering: .relaxed).oldValue &* 8
-
-    /// A call token no other call of the plugin has, from this thread's block.
-    mutating func takeCallToken() -> UInt64 {
-        if callTokensLeft == 0 {
-            let last = Runtime.lastCallToken.wrappingAdd(Self.callTokenBlock, ordering: .relaxed).newValue
-            nextCallToken = last &- Self.callTokenBlock &+ 1
-            callTokensLeft = Self.callTokenBlock
-        }
-        let token = nextCallToken
-        nextCallToken &+= 1
-        callTokensLeft &-= 1
-        return token
-    }
-
-    /// The key of each thread's cache, made once (a Swift `static let` is
-    /// initialized once, thread-safely); `nil` when the system has no key
-    /// left, and then callers use the locked shared state. Its destructor
-    /// frees a thread's cache when the thread exits. (A Swift library is
-    /// never unloaded, since the Swift runtime keeps pointers into its
-    /// metadata, so the destructor stays callable.)
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        let made = pthread_key_create(&key) { raw in
-            guard let cache = raw?.assumingMemoryBound(to: ThreadCache.self) else { return }
-            cache.deinitialize(count: 1)
-            cache.deallocate()
-        }
-        return made == 0 ? key : nil
-    }()
-
-    /// The calling thread's cache, made on its first call and valid until
-    /// the thread exits; use it on this thread only. `nil` without a key.
-    @inline(__always)
-    static var current: UnsafeMutablePointer<ThreadCache>? {
-        guard let key else { return nil }
-        if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCache.self) }
-        let cache = UnsafeMutablePointer<ThreadCache>.allocate(capacity: 1)
-        cache.initialize(to: ThreadCache())
-        guard pthread_setspecific(key, cache) == 0 else {
-            cache.deinitialize(count: 1)
-            cache.deallocate()
-            return nil
-        }
-        return cache
-    }
-}
-
-/// The `String`s of the last few C strings seen, so that a text seen again
-/// makes no new `String`: the same pointer to the same bytes gives the same
-/// `String`, another pointer or other bytes a fresh one. A few, not one,
-/// because the host passes each message class's own string, and classes
-/// alternate from message to message.
-struct CStringCache {
-    private struct Entry {
-        let pointer: UnsafePointer<CChar>
-        let value: String
-        /// The bytes of `value` and a NUL, to compare with the next text.
-        let bytes: ContiguousArray<CChar>
-
-        /// True when `text` is this entry's pointer and still has its bytes
-        /// (both are NUL-terminated: strcmp stops at the first difference).
-        func matches(_ text: UnsafePointer<CChar>) -> Bool {
-            text == pointer && bytes.withUnsafeBufferPointer { $0.baseAddress.map { strcmp(text, $0) == 0 } ?? false }
-        }
-    }
-
-    /// How many strings are kept.
-    static let capacity = 8
-    private var entries: [Entry] = []
-    /// The entry the next new string replaces once `entries` is full.
-    private var next = 0
-
-    /// Inlined into every call's context (`Runtime.contextStrings`): a
-    /// string seen before costs its look-up only.
-    @inline(__always)
-    mutating func string(_ text: UnsafePointer<CChar>) -> String {
-        for index in entries.indices where entries[index].matches(text) { return entries[index].value }
-        return add(text)
-    }
-
-    /// A new entry for `text`, replacing a stale or the oldest one.
-    @inline(never)
-    private mutating func add(_ text: UnsafePointer<CChar>) -> String {
-        let entry = Entry(pointer: text, value: String(cString: text),
-                          bytes: ContiguousArray(UnsafeBufferPointer(start: text, count: strlen(text) + 1)))
-        // The same pointer with other bytes: that entry is stale.
-        if let stale = entries.firstIndex(where: { $0.pointer == text }) {
-            entries[stale] = entry
-        } else if entries.count < Self.capacity {
-            entries.append(entry)
-        } else {
-            entries[next] = entry
-            next = (next + 1) % Self.capacity
-        }
-        return entry.value
-    }
 }
 
 /// What `deinit` needs of a class, whatever its renderer type.

@@ -1,5 +1,4 @@
 internal import CellHostABI
-internal import CFFI
 
 // The IMPs of a plugin's first few render, plain-text and can-render
 // methods are plain C functions compiled into CellKit, not libffi closures:
@@ -14,7 +13,7 @@ internal import CFFI
 /// Plain C function IMPs for the first `slotCount` methods of a signature.
 enum StaticIMPs {
     /// Slots per signature. The shipped plugins export one class each.
-    static let slotCount = 8
+    static let slotCount = MemoryLayout<Slots>.size / MemoryLayout<UnsafeRawPointer?>.stride
 
     /// `i@:r^{cellhost_message}r^{cellhost_context}^{cellhost_builder}`.
     typealias ResultIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
@@ -23,17 +22,25 @@ enum StaticIMPs {
     typealias BooleanIMP = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?,
                                            UnsafePointer<cellhost_context>?) -> Bool
 
+    /// The bindings of a signature's slots (`slotCount` of them).
+    typealias Slots = (UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?,
+                       UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?)
+
     /// The binding of each slot, retained for the life of the process
-    /// (written while the descriptor is built, before any call; read-only after).
-    nonisolated(unsafe) private static let resultBindings = makeSlots()
-    nonisolated(unsafe) private static let booleanBindings = makeSlots()
+    /// (written while the descriptor is built, before any call; read-only
+    /// after). Constant-initialized storage, not a lazily made global, so
+    /// that an IMP reads its binding without a `swift_once` per call.
+    nonisolated(unsafe) private static var resultBindings: Slots = (nil, nil, nil, nil, nil, nil, nil, nil)
+    nonisolated(unsafe) private static var booleanBindings: Slots = (nil, nil, nil, nil, nil, nil, nil, nil)
     nonisolated(unsafe) private static var resultsClaimed = 0
     nonisolated(unsafe) private static var booleansClaimed = 0
 
-    private static func makeSlots() -> UnsafeMutablePointer<UnsafeRawPointer?> {
-        let slots = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: slotCount)
-        slots.initialize(repeating: nil, count: slotCount)
-        return slots
+    /// The binding in `slot` of `bindings`.
+    @inline(__always)
+    private static func binding(_ slot: Int, of bindings: inout Slots) -> UnsafeRawPointer? {
+        withUnsafeBytes(of: &bindings) {
+            $0.load(fromByteOffset: slot * MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+        }
     }
 
     /// A plain C function IMP running `binding`, or `nil` when its
@@ -42,9 +49,9 @@ enum StaticIMPs {
         Runtime.lock.locked {
             switch binding.signature {
             case .resultWithBuilder:
-                return take(&resultsClaimed, resultBindings, binding).map { unsafeBitCast(resultIMPs[$0], to: cellhost_imp.self) }
+                return take(&resultsClaimed, &resultBindings, binding).map { unsafeBitCast(resultIMPs[$0], to: cellhost_imp.self) }
             case .boolean:
-                return take(&booleansClaimed, booleanBindings, binding).map { unsafeBitCast(booleanIMPs[$0], to: cellhost_imp.self) }
+                return take(&booleansClaimed, &booleanBindings, binding).map { unsafeBitCast(booleanIMPs[$0], to: cellhost_imp.self) }
             case .conversation:
                 return nil // twice a conversation: a closure costs nothing there
             }
@@ -53,12 +60,14 @@ enum StaticIMPs {
 
     /// The next free slot of a signature, now holding `binding` (retained);
     /// nil when all are taken. Under `Runtime.lock`.
-    private static func take(_ claimed: inout Int, _ bindings: UnsafeMutablePointer<UnsafeRawPointer?>,
-                             _ binding: MethodBinding) -> Int? {
+    private static func take(_ claimed: inout Int, _ bindings: inout Slots, _ binding: MethodBinding) -> Int? {
         guard claimed < slotCount else { return nil }
         let slot = claimed
         claimed += 1
-        bindings[slot] = UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque())
+        withUnsafeMutableBytes(of: &bindings) {
+            $0.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(binding).toOpaque()),
+                          toByteOffset: slot * MemoryLayout<UnsafeRawPointer?>.stride, as: UnsafeRawPointer?.self)
+        }
         return slot
     }
 
@@ -69,63 +78,38 @@ enum StaticIMPs {
             || booleanIMPs.contains { unsafeBitCast($0, to: UnsafeRawPointer.self) == address }
     }
 
-    /// Runs the binding of result slot `slot`.
-    static func callResult(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
-                           _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
-                           _ builder: OpaquePointer?) -> Int32 {
-        guard let raw = resultBindings[slot] else { return ResultCode.error }
-        var result: ffi_sarg = 0
-        invoke(raw, &result, object, command, message, context, builder)
-        return Int32(truncatingIfNeeded: result)
+    /// Runs the binding of result slot `slot` with the IMP's arguments as
+    /// they came (`MethodBinding.callResult`).
+    static func callResult(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
+                           _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
+        guard let raw = binding(slot, of: &resultBindings) else { return ResultCode.error }
+        // The slot keeps the binding alive for the process: call it
+        // without a retain and release of its own.
+        return Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.callResult(object, message, context, builder)
+        }
     }
 
-    /// Runs the binding of boolean slot `slot` (four arguments).
-    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?,
-                            _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
-        guard let raw = booleanBindings[slot] else { return false }
-        var result: ffi_arg = 0
-        invoke(raw, &result, object, command, message, context, nil)
-        return result != 0
-    }
-
-    /// Calls `MethodBinding.invoke` of the binding at `raw` with the
-    /// arguments laid out as libffi hands them to a closure (a pointer to
-    /// each argument), so both kinds of IMP share it. A method of four
-    /// arguments never reads the fifth.
-    private static func invoke(_ raw: UnsafeRawPointer, _ result: UnsafeMutableRawPointer,
-                               _ object: OpaquePointer?, _ command: UnsafePointer<CChar>?, _ message: OpaquePointer?,
-                               _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) {
-        var values = (object, command.map { OpaquePointer($0) }, message, context.map { OpaquePointer($0) }, builder)
-        withUnsafeMutableBytes(of: &values) { storage in
-            let stride = MemoryLayout<OpaquePointer?>.stride
-            let base = storage.baseAddress
-            var pointers: (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?,
-                           UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) =
-                (base, base.map { $0 + stride }, base.map { $0 + 2 * stride }, base.map { $0 + 3 * stride },
-                 base.map { $0 + 4 * stride })
-            withUnsafeMutablePointer(to: &pointers) { tuple in
-                tuple.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 5) { arguments in
-                    // The slot keeps the binding alive for the process:
-                    // call it without a retain and release of its own.
-                    Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-                        $0.invoke(result, Arguments(arguments))
-                    }
-                }
-            }
+    /// Runs the binding of boolean slot `slot` (`MethodBinding.callBoolean`).
+    static func callBoolean(_ slot: Int, _ object: OpaquePointer?, _ message: OpaquePointer?,
+                            _ context: UnsafePointer<cellhost_context>?) -> Bool {
+        guard let raw = binding(slot, of: &booleanBindings) else { return false }
+        return Unmanaged<MethodBinding>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.callBoolean(object, message, context)
         }
     }
 
     // One function per slot: a C function cannot capture its slot number.
     private static let resultIMPs: [ResultIMP] = [
-        { callResult(0, $0, $1, $2, $3, $4) }, { callResult(1, $0, $1, $2, $3, $4) },
-        { callResult(2, $0, $1, $2, $3, $4) }, { callResult(3, $0, $1, $2, $3, $4) },
-        { callResult(4, $0, $1, $2, $3, $4) }, { callResult(5, $0, $1, $2, $3, $4) },
-        { callResult(6, $0, $1, $2, $3, $4) }, { callResult(7, $0, $1, $2, $3, $4) },
+        { callResult(0, $0, $2, $3, $4) }, { callResult(1, $0, $2, $3, $4) },
+        { callResult(2, $0, $2, $3, $4) }, { callResult(3, $0, $2, $3, $4) },
+        { callResult(4, $0, $2, $3, $4) }, { callResult(5, $0, $2, $3, $4) },
+        { callResult(6, $0, $2, $3, $4) }, { callResult(7, $0, $2, $3, $4) },
     ]
     private static let booleanIMPs: [BooleanIMP] = [
-        { callBoolean(0, $0, $1, $2, $3) }, { callBoolean(1, $0, $1, $2, $3) },
-        { callBoolean(2, $0, $1, $2, $3) }, { callBoolean(3, $0, $1, $2, $3) },
-        { callBoolean(4, $0, $1, $2, $3) }, { callBoolean(5, $0, $1, $2, $3) },
-        { callBoolean(6, $0, $1, $2, $3) }, { callBoolean(7, $0, $1, $2, $3) },
+        { callBoolean(0, $0, $2, $3) }, { callBoolean(1, $0, $2, $3) },
+        { callBoolean(2, $0, $2, $3) }, { callBoolean(3, $0, $2, $3) },
+        { callBoolean(4, $0, $2, $3) }, { callBoolean(5, $0, $2, $3) },
+        { callBoolean(6, $0, $2, $3) }, { callBoolean(7, $0, $2, $3) },
     ]
 }

@@ -401,6 +401,84 @@ final class DispatchTests: XCTestCase {
         }
         XCTAssertEqual(older.baseDirectory, "", "a field past struct_size is not read")
     }
+
+    /// A thread's reused context, updated in place call after call
+    /// (`RenderContext.update`), reads each C context as a fresh
+    /// `RenderContext` does: texts rewritten in place at the same
+    /// pointers, other pointers, empty, non-ASCII and invalid UTF-8 texts,
+    /// flags, widths, and fields past `struct_size`.
+    func test_reusedContextReadsEachCallAsAFreshContextDoes() {
+        let cache = UnsafeMutablePointer<ThreadCache>.allocate(capacity: 1)
+        cache.initialize(to: ThreadCache())
+        defer {
+            cache.pointee.freeOwnedMemory()
+            cache.deinitialize(count: 1)
+            cache.deallocate()
+        }
+        let name = UnsafeMutablePointer<CChar>.allocate(capacity: 32)
+        let directory = UnsafeMutablePointer<CChar>.allocate(capacity: 32)
+        defer {
+            name.deallocate()
+            directory.deallocate()
+        }
+        func write(_ bytes: [UInt8], to buffer: UnsafeMutablePointer<CChar>) {
+            for (index, byte) in (bytes + [0]).enumerated() { buffer[index] = CChar(bitPattern: byte) }
+        }
+        let other = PermanentCString.make("image")
+        let token = Runtime.beginCall()
+        defer { Runtime.endCall(token) }
+        var reused = RenderContext(width: 1, messageClass: "", host: FakeHost.host)
+        let calls: [(name: [UInt8], directory: [UInt8], width: UInt32, flags: Int, size: Int?, otherName: Bool)] = [
+            (Array("text".utf8), Array("/data".utf8), 40, 0, nil, false),
+            (Array("text".utf8), Array("/data".utf8), 12, CELLHOST_CONTEXT_COLOR, nil, false),
+            (Array("file".utf8), Array("/data".utf8), 0, CELLHOST_CONTEXT_OUTGOING | CELLHOST_CONTEXT_JSON, nil, false),
+            (Array("file".utf8), Array("/home/ann/a much longer directory".utf8.prefix(31)), 80, 0, nil, false),
+            (Array("file".utf8), Array("/data".utf8), 80, 0, nil, true),
+            ([], [], 5, 0, nil, false),
+            (Array("héllo".utf8), Array("/tmp/é".utf8), 7, CELLHOST_CONTEXT_COLOR, nil, false),
+            ([0x66, 0xFF, 0xC3], [0x2F, 0xE2, 0x82], 9, 0, nil, false),
+            (Array("voice".utf8), Array("/x".utf8), 3, 0, MemoryLayout<cellhost_context>.offset(of: \.base_directory), false),
+            (Array("voice".utf8), Array("/x".utf8), 3, 0, MemoryLayout<cellhost_context>.offset(of: \.message_class), false),
+            (Array("voice".utf8), Array("/x".utf8), 3, 0, nil, false),
+        ]
+        for (index, call) in calls.enumerated() {
+            write(call.name, to: name)
+            write(call.directory, to: directory)
+            var raw = cellhost_context()
+            raw.struct_size = UInt32(call.size ?? MemoryLayout<cellhost_context>.size)
+            raw.width = call.width
+            raw.flags = UInt32(call.flags)
+            raw.message_class = call.otherName ? other : UnsafePointer(name)
+            raw.host = UnsafePointer(FakeHost.table)
+            raw.base_directory = UnsafePointer(directory)
+            withUnsafePointer(to: &raw) { raw in
+                let superCall = RenderContext.SuperCall(className: other, object: nil, context: raw, builder: nil,
+                                                        token: token)
+                reused.update(from: raw, host: FakeHost.host, superCall: superCall, cache: cache)
+                let fresh = RenderContext(raw, host: FakeHost.host, cache: nil)
+                XCTAssertEqual(reused.messageClass, fresh.messageClass, "call \(index)")
+                XCTAssertEqual(reused.baseDirectory, fresh.baseDirectory, "call \(index)")
+                XCTAssertEqual(reused.width, fresh.width, "call \(index)")
+                XCTAssertEqual(reused.isColor, fresh.isColor, "call \(index)")
+                XCTAssertEqual(reused.isOutgoing, fresh.isOutgoing, "call \(index)")
+                XCTAssertEqual(reused.isJSON, fresh.isJSON, "call \(index)")
+                XCTAssertEqual(reused.superCall?.token, token, "call \(index)")
+            }
+        }
+    }
+
+    /// The reused context goes to one call at a time: a nested call on the
+    /// thread (`send_super`) gets none and makes its own.
+    func test_reusedContextIsLentToOneCallAtATime() {
+        var cache = ThreadCache()
+        defer { cache.freeOwnedMemory() }
+        let first = cache.claimReusedContext(host: FakeHost.host)
+        XCTAssertNotNil(first)
+        XCTAssertNil(cache.claimReusedContext(host: FakeHost.host), "lent to an outer call")
+        cache.returnReusedContext()
+        XCTAssertEqual(cache.claimReusedContext(host: FakeHost.host), first, "made once, then reused")
+        cache.returnReusedContext()
+    }
 }
 
 // MARK: Messages

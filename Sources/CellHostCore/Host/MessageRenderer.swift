@@ -285,7 +285,9 @@ struct MessageRenderer {
             }
         }
         if result == Int32(CELLHOST_RENDERED) {
-            walk.outcome = outcome(walk, walk.steps[index])
+            // The walk's copy of the step's message class moves into the
+            // outcome: no second retain, and no release here.
+            walk.outcome = outcome(walk, cls, messageClass)
             return .tried
         }
         canvas.rollBack(to: mark)
@@ -301,8 +303,13 @@ struct MessageRenderer {
 
     /// The outcome when the candidate at `step` rendered the message.
     func outcome(_ walk: ChainWalk, _ step: Registry.Step) -> RenderOutcome {
+        outcome(walk, step.cls, step.messageClass)
+    }
+
+    /// The outcome when `cls`, tried as `messageClass`, rendered the message.
+    func outcome(_ walk: ChainWalk, _ cls: RuntimeClass, _ messageClass: __owned String) -> RenderOutcome {
         let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts)
-        return RenderOutcome(cls: step.cls, messageClass: step.messageClass, fallback: fallback)
+        return RenderOutcome(cls: cls, messageClass: messageClass, fallback: fallback)
     }
 
     /// When no candidate rendered: the message's text (UnknownMessageCell
