@@ -222,6 +222,28 @@ final class SanitizerTests: XCTestCase {
         }
     }
 
+    /// The sixteen-byte scan of printable ASCII: one unsafe byte (or a
+    /// non-ASCII character, valid or not) at every position of ASCII runs
+    /// of every length around the vector's, against the scalar-by-scalar
+    /// answer.
+    func test_isSafe_findsAnUnsafeByteAtEveryPositionOfLongASCIIRuns() {
+        let inserts: [[UInt8]] = [[], [0x1F], [0x00], [0x7F], [0x80], [0xFF], [0x0A], Array("é".utf8),
+                                  Array("\u{200B}".utf8), Array("▁".utf8), [0xC3]]
+        for length in 0..<50 {
+            let run = (0..<length).map { UInt8(0x20 + ($0 * 7) % 0x5F) }
+            for insert in inserts {
+                for at in 0...length {
+                    let input = Array(run[..<at]) + insert + Array(run[at...])
+                    for keepingNewlines in [false, true] {
+                        XCTAssertEqual(input.withUnsafeBufferPointer { Sanitizer.isSafe($0, keepingNewlines: keepingNewlines) },
+                                       Self.isSafeByScalars(input, keepingNewlines: keepingNewlines),
+                                       "\(input) keeping newlines \(keepingNewlines)")
+                    }
+                }
+            }
+        }
+    }
+
     /// Valid UTF-8 of printable ASCII (and newlines, when kept) or of
     /// visible characters from U+00A0: what the sanitizer leaves as it is.
     private static func isSafeByScalars(_ bytes: [UInt8], keepingNewlines: Bool) -> Bool {

@@ -135,4 +135,39 @@ final class StringArenaTests: XCTestCase {
             XCTAssertEqual(held.lineEnds, plain.lineEnds, "\(limits)")
         }
     }
+
+    /// Text a plugin made (not the message's strings) that sanitizing
+    /// would copy as it is goes in with one pass, the rest line by line
+    /// through the sanitizer: either way the content must be each line
+    /// sanitized, lines ended by breaks (a CR ending a line dropped),
+    /// for random safe and unsafe text (non-ASCII, invalid UTF-8, controls,
+    /// newlines, empty).
+    func test_appendingPluginText_buildsWhatSanitizingEachLineGives() {
+        var random = SplitMix64(state: 0xCA7A_2026)
+        let pieces: [[UInt8]] = [Array("words and ".utf8), Array("0:05".utf8), Array("▶ ".utf8), Array("▁▂█".utf8),
+                                 Array("日本".utf8), Array("é".utf8), [0x0A], [0x0D, 0x0A], [0x0D], [0x09], [0x1B],
+                                 [0x7F], [0xFF], [0xC3], Array("\u{202E}".utf8), Array("\u{200D}".utf8),
+                                 Array(String(repeating: "long ascii run ", count: 3).utf8)]
+        for _ in 0..<2_000 {
+            var text: [UInt8] = []
+            for _ in 0..<random.below(6) { text += pieces[random.below(pieces.count)] }
+            let canvas = CellCanvas(), expected = CellCanvas()
+            text.withUnsafeBufferPointer { canvas.append($0, style: .strong) }
+            let lines = text.split(separator: 0x0A, omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() {
+                var line = Array(line)
+                if line.last == 0x0D { line.removeLast() }
+                var sanitized: [UInt8] = []
+                line.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &sanitized) }
+                if !sanitized.isEmpty {
+                    let start = Int32(expected.bytes.count)
+                    expected.bytes += sanitized
+                    expected.items.append(.text(start: start, end: Int32(expected.bytes.count), style: .strong))
+                }
+                if index < lines.count - 1 { expected.lineBreak() }
+            }
+            XCTAssertEqual(canvas.bytes, expected.bytes, "\(text)")
+            XCTAssertEqual(String(describing: canvas.items), String(describing: expected.items), "\(text)")
+        }
+    }
 }

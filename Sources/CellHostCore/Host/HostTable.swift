@@ -230,10 +230,17 @@ enum HostExtensions {
                               style: Style(rawValue: style & Style.pluginMask))
             }
         }
-        api.line_break = { builder in BuilderHandle.canvas(builder)?.lineBreak() }
+        // Like `append`, without a retain and release of the canvas (which
+        // the owning thread touches too) per call.
+        api.line_break = { builder in
+            guard let builder else { return }
+            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { $0.lineBreak() }
+        }
         api.append_row = { builder, cells, count in
-            guard let canvas = BuilderHandle.canvas(builder), let cells, count > 0 else { return }
-            canvas.appendRow(UnsafeBufferPointer(start: cells, count: min(count, 4096)))
+            guard let builder, let cells, count > 0 else { return }
+            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { canvas in
+                canvas.appendRow(UnsafeBufferPointer(start: cells, count: min(count, 4096)))
+            }
         }
         return table(api)
     }()

@@ -211,11 +211,14 @@ public final class CellCanvas {
     /// Appends text in `style`; '\n' starts a new line. Sanitized on the way
     /// in. Past the byte or row cap (`limits`) the text is only counted.
     func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
-        // A slice of the message's own strings with no control byte (so no
-        // '\n' or '\r'; TextCell's spans, a caption) is one line that needs
-        // no sanitizing: one pass over it, not a search for line ends and
-        // then a look for controls in each line.
-        if !truncated, holdsSanitized(text) {
+        // One line that needs no sanitizing: a slice of the message's own
+        // strings with no control byte (so no '\n' or '\r'; TextCell's
+        // spans, a caption), or text a plugin made that sanitizing would
+        // copy as it is (no control byte either: a size, a duration, a
+        // waveform). One pass over it, not a search for line ends, then
+        // the sanitizer's own pass and a copy of each line.
+        if !truncated, !text.isEmpty,
+           holdsSanitized(text) || Sanitizer.isSafe(text, keepingNewlines: false) {
             // Most often it fits in the byte cap: what `appendLine` does
             // then, without its checks for a cut.
             let start = bytes.count
