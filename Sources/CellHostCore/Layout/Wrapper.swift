@@ -20,12 +20,13 @@ struct Wrapper {
                           lines: canvas.contentLines)
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
-        var glyphs: [UInt8] = []
+        // (Each `Array()`, not `[]`: the literal was a call per array.)
+        var glyphs = [UInt8]()
         // The content is moved out of the canvas while it is read, and
         // back at the end: read in place, through the class, each array
         // (filled by a render worker thread) was retained and released.
-        var content: [UInt8] = []
-        var contentItems: [ContentItem] = []
+        var content = [UInt8]()
+        var contentItems = [ContentItem]()
         swap(&content, &canvas.bytes)
         swap(&contentItems, &canvas.items)
         content.withUnsafeBufferPointer { bytes in
