@@ -189,6 +189,33 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
+    /// ASCII text over several lines: a line filled up to the last space
+    /// within reach ends at once, the next word (past the line's end)
+    /// starting the next line; runs of spaces at the break, a word that
+    /// goes on in the next item, a word longer than a line, spaces at the
+    /// end (of the content, or before a line break). Split over two items
+    /// of different styles at every byte.
+    func test_wrapper_breaksFilledLines_likeTheGreedyRule() {
+        let texts = ["one two three four five six", "ab  cd   ef    gh", "a bb ccc dddd eeeee ffffff", "tiny enormousword x y",
+                     "abc def ghi   ", "abc def   \nghi jkl", "   lead in words here"]
+        for text in texts {
+            for width in 1...14 {
+                for split in 0...text.utf8.count {
+                    let canvas = CellCanvas()
+                    let bytes = Array(text.utf8)
+                    canvas.append(String(decoding: bytes[..<split], as: UTF8.self), style: [])
+                    canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
+                    let expected = ReferenceWrapper.layout(canvas, width: width, mode: .grapheme)
+                    let wrapped = CellCanvas()
+                    wrapped.bytes = canvas.bytes
+                    wrapped.items = canvas.items
+                    Wrapper(width: width).wrap(wrapped)
+                    XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
+                }
+            }
+        }
+    }
+
     /// Wrapping replaces the layout the canvas held (`reset` leaves it):
     /// wrapping again, or after a reset and new content, gives the layout
     /// of that content alone.

@@ -20,12 +20,13 @@ struct Wrapper {
                           lines: canvas.contentLines)
         // Rows' glyphs, put after the content once it is wrapped (the text
         // being wrapped is read in place meanwhile).
-        var glyphs: [UInt8] = []
+        // (Each `Array()`, not `[]`: the literal was a call per array.)
+        var glyphs = [UInt8]()
         // The content is moved out of the canvas while it is read, and
         // back at the end: read in place, through the class, each array
         // (filled by a render worker thread) was retained and released.
-        var content: [UInt8] = []
-        var contentItems: [ContentItem] = []
+        var content = [UInt8]()
+        var contentItems = [ContentItem]()
         swap(&content, &canvas.bytes)
         swap(&contentItems, &canvas.items)
         content.withUnsafeBufferPointer { bytes in
@@ -289,11 +290,13 @@ struct Wrapper {
         /// runs of other bytes), found eight bytes at a time (`ASCIIWords`).
         ///
         /// As many whole words as fit on the line (and the spaces between
-        /// them) are placed at once, as one piece; the word that does not
-        /// fit is placed with the spaces before it, the line ending before
-        /// it. A word that reaches the end of the text may go on in the
-        /// next item, so it is collected, as are spaces at the end, unless
-        /// `wordEnds` says the word ends there.
+        /// them) are placed at once, as one piece; when the text goes on
+        /// past the line's end, the line ends there and the next word
+        /// starts the next line (no need to measure it first); otherwise
+        /// the word that does not fit is placed with the spaces before it,
+        /// the line ending before it. A word that reaches the end of the
+        /// text may go on in the next item, so it is collected, as are
+        /// spaces at the end, unless `wordEnds` says the word ends there.
         ///
         /// Not inlined: inside a function of its own size, the searches'
         /// loads and comparisons are inlined (in `wrap` they were calls).
@@ -316,14 +319,30 @@ struct Wrapper {
                 // text, else up to the last space within reach.
                 if lists.spaces.isEmpty, lineWidth < width, lineWidth > 0 || bytes[index] != 0x20 {
                     let room = width &- lineWidth
+                    // The text goes on past the line's end.
+                    let overflows = index &+ room < end
                     let lineEnd = wordEnds && end &- index <= room
                         ? ASCIIWords.endOfLastWord(bytes, from: index, end: end)
-                        : ASCIIWords.lastWordEnd(bytes, from: index, reach: index &+ room < end ? index &+ room : end &- 1)
+                        : ASCIIWords.lastWordEnd(bytes, from: index, reach: overflows ? index &+ room : end &- 1)
                     if lineEnd > index {
                         emit(int32(index), int32(lineEnd), int32(lineEnd &- index), style)
                         paragraphStart = false
                         index = lineEnd
                         guard index < end else { return }
+                        if overflows {
+                            // The next word goes past the line's end (no space
+                            // within reach follows it), longer still if it goes
+                            // on in the next item: it starts the next line, and
+                            // the spaces before it are dropped. (Spaces up to
+                            // the end are collected below: the line may end
+                            // with them.)
+                            let next = ASCIIWords.nextNonSpace(bytes, from: index, end: end)
+                            if next < end {
+                                endLine()
+                                index = next
+                                continue
+                            }
+                        }
                     }
                 }
                 let wordStart = ASCIIWords.nextNonSpace(bytes, from: index, end: end)
