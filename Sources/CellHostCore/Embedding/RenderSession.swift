@@ -60,6 +60,22 @@ final class RenderSlot {
         return false
     }
 
+    /// Empties what the message before left (its content, outcome, logs
+    /// and notes) for the next. `RenderSession.load` does it, unless the
+    /// render workers' owning thread did it when it wrote the slot out
+    /// (`RenderWorkers.finishInOrder`): the canvas's and the outcome's
+    /// lines are in that thread's cache then, and a worker emptying them
+    /// (three uniqueness checks and two `replaceSubrange` calls, some 300
+    /// instructions a message) fetched them from it.
+    func clear() {
+        canvas.reset()
+        // Checked first: removeAll costs a uniqueness check even when empty.
+        if !logs.isEmpty { logs.removeAll() }
+        if !notes.isEmpty { notes.removeAll() }
+        outcome = nil
+        walk = nil
+    }
+
     /// After output: gives back what a large message made the slot grow.
     func releaseLargeBuffers() {
         message.releaseLargeBuffers()
@@ -163,7 +179,9 @@ public final class RenderSession {
     /// Parses a record into `slot` and readies it for its walk. Any thread.
     /// Without `bytes`, the record is the slot's own `record` (a render
     /// worker's), which the message then shares instead of copying.
-    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int) throws {
+    /// `cleared`: the slot was emptied (`RenderSlot.clear`) since it was
+    /// last written out, so it is not emptied again here.
+    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int, cleared: Bool = false) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
         // This thread's call state, for its date and string caches: lent,
@@ -180,12 +198,7 @@ public final class RenderSession {
         slot.kind = .message
         slot.line = line
         slot.wrapped = false
-        slot.canvas.reset()
-        // Checked first: removeAll costs a uniqueness check even when empty.
-        if !slot.logs.isEmpty { slot.logs.removeAll() }
-        if !slot.notes.isEmpty { slot.notes.removeAll() }
-        slot.outcome = nil
-        slot.walk = nil
+        if !cleared { slot.clear() }
         slot.canvas.limits = limits
     }
 

@@ -295,6 +295,9 @@ final class RenderWorkers: @unchecked Sendable {
         slots[position & mask]._withUnsafeGuaranteedRef { slot in
             let counted = slot.weight
             emit(slot)
+            // Emptied here, where its lines were just read, rather than
+            // by the worker that loads the slot's next record.
+            slot.clear()
             ownedBytes -= counted
             // A record and content of under `smallSlot` bytes made none of
             // the message's buffers grow past what `releaseLargeBuffers`
@@ -413,7 +416,8 @@ final class RenderWorkers: @unchecked Sendable {
         // Checked first: assigning releases the old value even when nil.
         if slot.failure != nil { slot.failure = nil }
         do {
-            try session.load(slot, line: slot.line)
+            // Every slot the workers take is new or was cleared by `finishInOrder`.
+            try session.load(slot, line: slot.line, cleared: true)
         } catch {
             slot.failure = "\(error)"
             return
