@@ -36,19 +36,17 @@ final class RenderSlot {
     var weight = 0
     /// Its content was wrapped and capped already (by a render worker thread).
     var wrapped = false
-    /// With several render threads: the record as read (parsed on a worker,
-    /// whose message shares the buffer), and why it could not be parsed.
+    /// With several render threads: the record as read, and why it could
+    /// not be parsed. The worker that parses it exchanges the buffer for the
+    /// one its message held (`Message.load(taking:)`), which the owning
+    /// thread fills with the slot's next record.
     var record: [UInt8] = []
-    /// The buffer `record` had before (`RenderWorkers.submit` swaps them):
-    /// the message holds on to the buffer it parsed until it parses the
-    /// next, so filling that one again would copy it first.
-    var spareRecord: [UInt8] = []
-    /// Where `record`'s bytes are and how many, when they are those of
+    /// Where the record's bytes are and how many, when they are those of
     /// `message` (set by the render workers' owning thread; nil: they are
     /// not), so `complete` copies them into the reply-quote ring without
-    /// reaching the buffer through `record`: that retains it, writing its
-    /// header, which the worker that parsed it wrote last. `record` keeps
-    /// the buffer until the slot's next record, which comes after `complete`.
+    /// reaching the buffer through the message's document: that retains
+    /// it, writing its header. The document keeps the buffer until the
+    /// slot's next record is loaded, which comes after `complete`.
     var recordStart: UnsafePointer<UInt8>?
     var recordBytes = 0
     var failure: String?
@@ -178,7 +176,7 @@ public final class RenderSession {
 
     /// Parses a record into `slot` and readies it for its walk. Any thread.
     /// Without `bytes`, the record is the slot's own `record` (a render
-    /// worker's), which the message then shares instead of copying.
+    /// worker's), which the message then takes instead of copying.
     /// `cleared`: the slot was emptied (`RenderSlot.clear`) since it was
     /// last written out, so it is not emptied again here.
     func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int, cleared: Bool = false) throws {
@@ -192,7 +190,7 @@ public final class RenderSession {
             if let bytes {
                 try message.load(bytes, me: me, days: &state.days, recent: &state.recent)
             } else {
-                try message.load(sharing: slot.record, me: me, days: &state.days, recent: &state.recent)
+                try message.load(taking: &slot.record, me: me, days: &state.days, recent: &state.recent)
             }
         }
         slot.kind = .message

@@ -182,9 +182,8 @@ final class RenderWorkers: @unchecked Sendable {
         }
         let index = acquired & mask
         slots[index]._withUnsafeGuaranteedRef { slot in
-            // The slot's message still shares the buffer of the record
-            // before: this one goes into the other.
-            swap(&slot.record, &slot.spareRecord)
+            // The buffer the slot's message held before it took the last
+            // record (`Message.load(taking:)`): no other reference to it.
             slot.record.removeAll(keepingCapacity: true)
             if slot.record.capacity < bytes.count {
                 // Grown to a power of two, a buffer fits most records that

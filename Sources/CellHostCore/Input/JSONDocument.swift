@@ -86,12 +86,15 @@ extension JSONDocument {
         try parseBytes()
     }
 
-    /// `parse(_:)` of bytes that `bytes` takes as they are, sharing their
-    /// buffer instead of copying it (a render slot's record, read once
-    /// more where the slot's reply-quote ring keeps it).
-    public mutating func parse(sharing input: consuming [UInt8]) throws {
+    /// `parse(_:)` of the bytes in `input`, whose buffer becomes `bytes`
+    /// as it is (a render slot's record, read once more where the slot's
+    /// reply-quote ring keeps it); `input` gets the buffer `bytes` had.
+    /// An exchange: no copy, and no reference counting (sharing the buffer
+    /// instead retained it and released the one before, atomic writes to
+    /// buffers that another thread filled).
+    public mutating func parse(taking input: inout [UInt8]) throws {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
-        bytes = consume input
+        swap(&bytes, &input)
         try parseBytes()
     }
 
