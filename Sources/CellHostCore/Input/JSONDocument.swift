@@ -177,9 +177,14 @@ private struct TapeParser {
         guard let base = bytes.baseAddress else { throw Self.fail("unexpected end of line", at: position) }
         let end = bytes.count
         var tape = Writer(tape: self.tape)
-        // The open containers: their node, and the members seen so far.
+        // The open containers: their node, and the members seen so far
+        // (the innermost's are counted in `members`, and whether it is an
+        // object is `inObject`, so the loop keeps them in registers).
         let stack = self.tape.stack
         var depth = 0
+        var members: Int32 = 0
+        var inObject = false
+        // Offsets stay below `end`, at most `Int32.max` (`parse`): `&+` does not overflow.
         var p = position
         defer {
             position = p
@@ -192,8 +197,8 @@ private struct TapeParser {
             switch byte {
             case UInt8(ascii: "\""):
                 if let close = Self.shortStringEnd(base, p, end) {
-                    tape.append(.string, escaped: false, start: p + 1, end: close)
-                    p = close + 1
+                    tape.append(.string, escaped: false, start: p &+ 1, end: close)
+                    p = close &+ 1
                 } else {
                     let (after, escaped) = try Self.string(base, p, end)
                     tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
@@ -204,15 +209,19 @@ private struct TapeParser {
                     throw Self.fail("nesting deeper than \(JSONDocument.maximumDepth) levels", at: p)
                 }
                 let isObject = byte == UInt8(ascii: "{")
-                stack[depth] = (node: Int32(truncatingIfNeeded: tape.count), members: 0)
-                depth += 1
+                let node = tape.count
                 tape.append(isObject ? .object : .array, escaped: false, start: p, end: 0)
-                p = Self.skipWhitespace(base, p + 1, end)
+                p = Self.skipWhitespace(base, p &+ 1, end)
                 if p < end, base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    depth -= 1
-                    tape.close(Int(stack[depth].node), members: 0, end: p + 1)
-                    p += 1
+                    // Empty: closed at once, never open on the stack.
+                    tape.close(node, members: 0, end: p &+ 1)
+                    p &+= 1
                 } else {
+                    if depth > 0 { stack[depth &- 1].members = members }
+                    stack[depth] = (node: Int32(truncatingIfNeeded: node), members: 0)
+                    depth &+= 1
+                    members = 0
+                    inObject = isObject
                     if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
@@ -238,21 +247,24 @@ private struct TapeParser {
             }
             // After a value: the next member or element, or the ends of containers.
             while depth > 0 {
-                stack[depth - 1].members += 1
-                let isObject = tape.kind(Int(stack[depth - 1].node)) == .object
+                members &+= 1
                 p = Self.skipWhitespace(base, p, end)
-                guard p < end else { throw Self.fail(isObject ? "unterminated object" : "unterminated array", at: p) }
+                guard p < end else { throw Self.fail(inObject ? "unterminated object" : "unterminated array", at: p) }
                 if base[p] == UInt8(ascii: ",") {
-                    p = Self.skipWhitespace(base, p + 1, end)
-                    if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
+                    p = Self.skipWhitespace(base, p &+ 1, end)
+                    if inObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
-                guard base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
-                    throw Self.fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: p)
+                guard base[p] == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw Self.fail(inObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: p)
                 }
-                depth -= 1
-                tape.close(Int(stack[depth].node), members: stack[depth].members, end: p + 1)
-                p += 1
+                depth &-= 1
+                tape.close(Int(stack[depth].node), members: members, end: p &+ 1)
+                p &+= 1
+                if depth > 0 {
+                    members = stack[depth &- 1].members
+                    inObject = tape.kind(Int(stack[depth &- 1].node)) == .object
+                }
             }
             return
         }
@@ -281,7 +293,7 @@ private struct TapeParser {
             }
             (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
                                                  end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
-            count += 1
+            count &+= 1
         }
 
         @inline(__always)
@@ -331,10 +343,10 @@ private struct TapeParser {
     /// other member (nothing appended), which `key` reads.
     @inline(__always)
     static func plainKey(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) -> Int? {
-        guard p < end, base[p] == UInt8(ascii: "\""), let close = shortStringEnd(base, p, end), close + 2 < end,
-              base[close + 1] == UInt8(ascii: ":"), !isWhitespace(base[close + 2]) else { return nil }
-        tape.append(.string, escaped: false, start: p + 1, end: close)
-        return close + 2
+        guard p < end, base[p] == UInt8(ascii: "\""), let close = shortStringEnd(base, p, end), close &+ 2 < end,
+              base[close &+ 1] == UInt8(ascii: ":"), !isWhitespace(base[close &+ 2]) else { return nil }
+        tape.append(.string, escaped: false, start: p &+ 1, end: close)
+        return close &+ 2
     }
 
     /// A member's key and colon, from `p` (after whitespace): appends the
