@@ -375,8 +375,22 @@ private struct TapeParser {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
-    /// The number at `start`: returns the position after it.
+    /// The number at `start`: returns the position after it. A plain
+    /// integer that does not start with 0 (array elements such as a
+    /// waveform's, sizes, counts) is read here, inlined in the loop; any
+    /// other number by `fullNumber`, from its start again.
+    @inline(__always)
     static func number(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) throws -> Int {
+        if base[start] &- UInt8(ascii: "1") < 9 {
+            var p = start &+ 1
+            while p < end, isDigit(base[p]) { p &+= 1 }
+            if p == end || (base[p] != UInt8(ascii: ".") && base[p] | 0x20 != UInt8(ascii: "e")) { return p }
+        }
+        return try fullNumber(base, start, end)
+    }
+
+    /// Any number at `start` (`number`): returns the position after it.
+    static func fullNumber(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) throws -> Int {
         var p = start
         if base[p] == UInt8(ascii: "-") { p += 1 }
         guard p < end, isDigit(base[p]) else {
