@@ -100,13 +100,13 @@ final class JSONParserReferenceTests: XCTestCase {
         }
     }
 
-    /// Strings and keys around the one-word fast path (`shortStringEnd`,
-    /// `plainKey`): every content length up to 10 bytes, with an escape or
-    /// a stray quote at each place, spaces around the colon or not, and the
-    /// input cut at every byte.
+    /// Strings and keys around the sixteen-byte fast paths (`shortStringEnd`,
+    /// `plainKey`, `string`'s `firstStop`): every content length up to 18
+    /// bytes and around 32, with an escape or a stray quote at each place,
+    /// spaces around the colon or not, and the input cut at every byte.
     func test_shortStringsAndKeys_parseLikeTheReference() {
         var inputs: [String] = []
-        for length in 0...10 {
+        for length in Array(0...18) + Array(30...34) {
             let plain = String(repeating: "k", count: length)
             var contents = [plain]
             for position in 0..<length {

@@ -3,7 +3,7 @@ import XCTest
 
 /// `RecentStrings` gives what `JSONDocument.string` gives, whether a value
 /// is new or kept from an earlier document (or message), and
-/// `parse(sharing:)` parses as `parse(_:)` does.
+/// `parse(taking:)` parses as `parse(_:)` does.
 final class RecentStringsTests: XCTestCase {
     /// JSON string contents (raw bytes between the quotes), including
     /// values that differ only past 16 bytes or in one byte of a word,
@@ -21,7 +21,8 @@ final class RecentStringsTests: XCTestCase {
 
     private func document(_ content: [UInt8]) throws -> JSONDocument {
         var document = JSONDocument()
-        try document.parse(sharing: [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")])
+        var bytes = [UInt8(ascii: "\"")] + content + [UInt8(ascii: "\"")]
+        try document.parse(taking: &bytes)
         return document
     }
 
@@ -51,7 +52,8 @@ final class RecentStringsTests: XCTestCase {
             let sender = turn % 7 == 0 ? id : Array(#"{"id":"#.utf8) + id + Array(#","name":"#.utf8) + name + [UInt8(ascii: "}")]
             let record = Array(#"{"type":"#.utf8) + type + Array(#","sender":"#.utf8) + sender + [UInt8(ascii: "}")]
             let message = ring[turn % ring.count], alone = Message()
-            try message.load(sharing: record, me: "u-1", days: &days, recent: &recent)
+            var taken = record
+            try message.load(taking: &taken, me: "u-1", days: &days, recent: &recent)
             try record.withUnsafeBufferPointer { try alone.load($0, me: "u-1") }
             XCTAssertEqual(message.type, alone.type)
             XCTAssertEqual(message.typeIsMissing, alone.typeIsMissing)
@@ -64,17 +66,25 @@ final class RecentStringsTests: XCTestCase {
     func test_aNodeThatIsNotAString_isNil() throws {
         var recent = RecentStrings()
         var document = JSONDocument()
-        try document.parse(sharing: Array("[1, null, {}]".utf8))
+        var bytes = Array("[1, null, {}]".utf8)
+        try document.parse(taking: &bytes)
         XCTAssertNil(recent.string(document, JSONDocument.root))
         XCTAssertNil(recent.string(document, 1))
         XCTAssertNil(recent.string(document, 2))
     }
 
-    func test_parseSharing_isParse() throws {
+    /// `parse(taking:)` parses as `parse(_:)` does, and gives back the
+    /// bytes of the value parsed before.
+    func test_parseTaking_isParse() throws {
+        var shared = JSONDocument()
+        var before: [UInt8] = []
         for text in ["{\"a\": [1, 2, {\"b\": \"c\"}], \"d\": \"e\\u0041\"}", "  [true, false, null] ", "\"x\"", "{\"a\" 1}", "", "[1,]"] {
             let bytes = Array(text.utf8)
-            var shared = JSONDocument(), copied = JSONDocument()
-            let sharedError = Result { try shared.parse(sharing: bytes) }
+            var copied = JSONDocument()
+            var taken = bytes
+            let sharedError = Result { try shared.parse(taking: &taken) }
+            XCTAssertEqual(taken, before, text)
+            before = bytes
             let copiedError = Result { try bytes.withUnsafeBufferPointer { try copied.parse($0) } }
             switch (sharedError, copiedError) {
             case (.success, .success):
@@ -86,7 +96,7 @@ final class RecentStringsTests: XCTestCase {
             case let (.failure(shared), .failure(copied)):
                 XCTAssertEqual(shared as? JSONSyntaxError, copied as? JSONSyntaxError, text)
             default:
-                XCTFail("parse(sharing:) and parse(_:) disagree on \(text)")
+                XCTFail("parse(taking:) and parse(_:) disagree on \(text)")
             }
         }
     }

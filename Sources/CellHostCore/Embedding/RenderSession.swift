@@ -36,19 +36,17 @@ final class RenderSlot {
     var weight = 0
     /// Its content was wrapped and capped already (by a render worker thread).
     var wrapped = false
-    /// With several render threads: the record as read (parsed on a worker,
-    /// whose message shares the buffer), and why it could not be parsed.
+    /// With several render threads: the record as read, and why it could
+    /// not be parsed. The worker that parses it exchanges the buffer for the
+    /// one its message held (`Message.load(taking:)`), which the owning
+    /// thread fills with the slot's next record.
     var record: [UInt8] = []
-    /// The buffer `record` had before (`RenderWorkers.submit` swaps them):
-    /// the message holds on to the buffer it parsed until it parses the
-    /// next, so filling that one again would copy it first.
-    var spareRecord: [UInt8] = []
-    /// Where `record`'s bytes are and how many, when they are those of
+    /// Where the record's bytes are and how many, when they are those of
     /// `message` (set by the render workers' owning thread; nil: they are
     /// not), so `complete` copies them into the reply-quote ring without
-    /// reaching the buffer through `record`: that retains it, writing its
-    /// header, which the worker that parsed it wrote last. `record` keeps
-    /// the buffer until the slot's next record, which comes after `complete`.
+    /// reaching the buffer through the message's document: that retains
+    /// it, writing its header. The document keeps the buffer until the
+    /// slot's next record is loaded, which comes after `complete`.
     var recordStart: UnsafePointer<UInt8>?
     var recordBytes = 0
     var failure: String?
@@ -58,6 +56,23 @@ final class RenderSlot {
     var isRendered: Bool {
         if case .some = outcome { return true }
         return false
+    }
+
+    /// Empties what the message before left (its content, outcome, logs
+    /// and notes) for the next. `RenderSession.load` does it, unless the
+    /// render workers' owning thread did it when it wrote the slot out
+    /// (`RenderWorkers.finishInOrder`): the canvas's and the outcome's
+    /// lines are in that thread's cache then, and a worker emptying them
+    /// (`CellCanvas.reset`'s uniqueness checks and two `replaceSubrange`
+    /// calls, some 210 instructions, and the outcome's release, 60)
+    /// fetched them from it.
+    func clear() {
+        canvas.reset()
+        // Checked first: removeAll costs a uniqueness check even when empty.
+        if !logs.isEmpty { logs.removeAll() }
+        if !notes.isEmpty { notes.removeAll() }
+        outcome = nil
+        walk = nil
     }
 
     /// After output: gives back what a large message made the slot grow.
@@ -162,8 +177,10 @@ public final class RenderSession {
 
     /// Parses a record into `slot` and readies it for its walk. Any thread.
     /// Without `bytes`, the record is the slot's own `record` (a render
-    /// worker's), which the message then shares instead of copying.
-    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int) throws {
+    /// worker's), which the message then takes instead of copying.
+    /// `cleared`: the slot was emptied (`RenderSlot.clear`) since it was
+    /// last written out, so it is not emptied again here.
+    func load(_ slot: RenderSlot, _ bytes: UnsafeBufferPointer<UInt8>? = nil, line: Int, cleared: Bool = false) throws {
         let message = slot.message
         message.arena.stringLimit = limits.bytes
         // This thread's call state, for its date and string caches: lent,
@@ -174,18 +191,13 @@ public final class RenderSession {
             if let bytes {
                 try message.load(bytes, me: me, days: &state.days, recent: &state.recent)
             } else {
-                try message.load(sharing: slot.record, me: me, days: &state.days, recent: &state.recent)
+                try message.load(taking: &slot.record, me: me, days: &state.days, recent: &state.recent)
             }
         }
         slot.kind = .message
         slot.line = line
         slot.wrapped = false
-        slot.canvas.reset()
-        // Checked first: removeAll costs a uniqueness check even when empty.
-        if !slot.logs.isEmpty { slot.logs.removeAll() }
-        if !slot.notes.isEmpty { slot.notes.removeAll() }
-        slot.outcome = nil
-        slot.walk = nil
+        if !cleared { slot.clear() }
         slot.canvas.limits = limits
     }
 

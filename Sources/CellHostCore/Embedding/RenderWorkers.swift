@@ -182,9 +182,8 @@ final class RenderWorkers: @unchecked Sendable {
         }
         let index = acquired & mask
         slots[index]._withUnsafeGuaranteedRef { slot in
-            // The slot's message still shares the buffer of the record
-            // before: this one goes into the other.
-            swap(&slot.record, &slot.spareRecord)
+            // The buffer the slot's message held before it took the last
+            // record (`Message.load(taking:)`): no other reference to it.
             slot.record.removeAll(keepingCapacity: true)
             if slot.record.capacity < bytes.count {
                 // Grown to a power of two, a buffer fits most records that
@@ -295,6 +294,9 @@ final class RenderWorkers: @unchecked Sendable {
         slots[position & mask]._withUnsafeGuaranteedRef { slot in
             let counted = slot.weight
             emit(slot)
+            // Emptied here, where its lines were just read, rather than
+            // by the worker that loads the slot's next record.
+            slot.clear()
             ownedBytes -= counted
             // A record and content of under `smallSlot` bytes made none of
             // the message's buffers grow past what `releaseLargeBuffers`
@@ -413,7 +415,8 @@ final class RenderWorkers: @unchecked Sendable {
         // Checked first: assigning releases the old value even when nil.
         if slot.failure != nil { slot.failure = nil }
         do {
-            try session.load(slot, line: slot.line)
+            // Every slot the workers take is new or was cleared by `finishInOrder`.
+            try session.load(slot, line: slot.line, cleared: true)
         } catch {
             slot.failure = "\(error)"
             return

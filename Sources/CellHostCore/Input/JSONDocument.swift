@@ -86,12 +86,15 @@ extension JSONDocument {
         try parseBytes()
     }
 
-    /// `parse(_:)` of bytes that `bytes` takes as they are, sharing their
-    /// buffer instead of copying it (a render slot's record, read once
-    /// more where the slot's reply-quote ring keeps it).
-    public mutating func parse(sharing input: consuming [UInt8]) throws {
+    /// `parse(_:)` of the bytes in `input`, whose buffer becomes `bytes`
+    /// as it is (a render slot's record, read once more where the slot's
+    /// reply-quote ring keeps it); `input` gets the buffer `bytes` had.
+    /// An exchange: no copy, and no reference counting (sharing the buffer
+    /// instead retained it and released the one before, atomic writes to
+    /// buffers that another thread filled).
+    public mutating func parse(taking input: inout [UInt8]) throws {
         guard input.count < Int(Int32.max) else { throw JSONSyntaxError(offset: 0, reason: "value of 2 GiB or more") }
-        bytes = consume input
+        swap(&bytes, &input)
         try parseBytes()
     }
 
@@ -174,9 +177,14 @@ private struct TapeParser {
         guard let base = bytes.baseAddress else { throw Self.fail("unexpected end of line", at: position) }
         let end = bytes.count
         var tape = Writer(tape: self.tape)
-        // The open containers: their node, and the members seen so far.
+        // The open containers: their node, and the members seen so far
+        // (the innermost's are counted in `members`, and whether it is an
+        // object is `inObject`, so the loop keeps them in registers).
         let stack = self.tape.stack
         var depth = 0
+        var members: Int32 = 0
+        var inObject = false
+        // Offsets stay below `end`, at most `Int32.max` (`parse`): `&+` does not overflow.
         var p = position
         defer {
             position = p
@@ -189,8 +197,8 @@ private struct TapeParser {
             switch byte {
             case UInt8(ascii: "\""):
                 if let close = Self.shortStringEnd(base, p, end) {
-                    tape.append(.string, escaped: false, start: p + 1, end: close)
-                    p = close + 1
+                    tape.append(.string, escaped: false, start: p &+ 1, end: close)
+                    p = close &+ 1
                 } else {
                     let (after, escaped) = try Self.string(base, p, end)
                     tape.append(.string, escaped: escaped, start: p + 1, end: after - 1)
@@ -201,15 +209,19 @@ private struct TapeParser {
                     throw Self.fail("nesting deeper than \(JSONDocument.maximumDepth) levels", at: p)
                 }
                 let isObject = byte == UInt8(ascii: "{")
-                stack[depth] = (node: Int32(truncatingIfNeeded: tape.count), members: 0)
-                depth += 1
+                let node = tape.count
                 tape.append(isObject ? .object : .array, escaped: false, start: p, end: 0)
-                p = Self.skipWhitespace(base, p + 1, end)
+                p = Self.skipWhitespace(base, p &+ 1, end)
                 if p < end, base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    depth -= 1
-                    tape.close(Int(stack[depth].node), members: 0, end: p + 1)
-                    p += 1
+                    // Empty: closed at once, never open on the stack.
+                    tape.close(node, members: 0, end: p &+ 1)
+                    p &+= 1
                 } else {
+                    if depth > 0 { stack[depth &- 1].members = members }
+                    stack[depth] = (node: Int32(truncatingIfNeeded: node), members: 0)
+                    depth &+= 1
+                    members = 0
+                    inObject = isObject
                     if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
@@ -235,21 +247,24 @@ private struct TapeParser {
             }
             // After a value: the next member or element, or the ends of containers.
             while depth > 0 {
-                stack[depth - 1].members += 1
-                let isObject = tape.kind(Int(stack[depth - 1].node)) == .object
+                members &+= 1
                 p = Self.skipWhitespace(base, p, end)
-                guard p < end else { throw Self.fail(isObject ? "unterminated object" : "unterminated array", at: p) }
+                guard p < end else { throw Self.fail(inObject ? "unterminated object" : "unterminated array", at: p) }
                 if base[p] == UInt8(ascii: ",") {
-                    p = Self.skipWhitespace(base, p + 1, end)
-                    if isObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
+                    p = Self.skipWhitespace(base, p &+ 1, end)
+                    if inObject { p = try Self.plainKey(base, p, end, &tape) ?? Self.key(base, p, end, &tape) }
                     continue value
                 }
-                guard base[p] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
-                    throw Self.fail(isObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: p)
+                guard base[p] == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw Self.fail(inObject ? "expected ',' or '}' in object" : "expected ',' or ']' in array", at: p)
                 }
-                depth -= 1
-                tape.close(Int(stack[depth].node), members: stack[depth].members, end: p + 1)
-                p += 1
+                depth &-= 1
+                tape.close(Int(stack[depth].node), members: members, end: p &+ 1)
+                p &+= 1
+                if depth > 0 {
+                    members = stack[depth &- 1].members
+                    inObject = tape.kind(Int(stack[depth &- 1].node)) == .object
+                }
             }
             return
         }
@@ -278,7 +293,7 @@ private struct TapeParser {
             }
             (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
                                                  end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
-            count += 1
+            count &+= 1
         }
 
         @inline(__always)
@@ -294,18 +309,32 @@ private struct TapeParser {
     }
 
     /// The closing quote of the string whose opening quote is at `open`
-    /// when its content is at most seven bytes with no backslash (found in
-    /// one word); nil for any other string, which `string` reads. Most
-    /// keys and many values (ids, types, names) are such strings: this
+    /// when its content is at most fifteen bytes with no backslash (found
+    /// in one `firstStop`); nil for any other string, which `string` reads.
+    /// Most keys and many values (ids, types, names) are such strings: this
     /// small check is inlined where `string` is called.
     @inline(__always)
     static func shortStringEnd(_ base: UnsafePointer<UInt8>, _ open: Int, _ end: Int) -> Int? {
-        guard open + 9 <= end else { return nil }
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + open + 1).loadUnaligned(as: UInt64.self))
-        let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
-        guard stops != 0 else { return nil }
-        let close = open + 1 + stops.trailingZeroBitCount >> 3
+        guard open &+ 17 <= end, let offset = firstStop(base + (open &+ 1)) else { return nil }
+        let close = open &+ 1 &+ offset
         return base[close] == UInt8(ascii: "\"") ? close : nil
+    }
+
+    /// The offset of the first quote or backslash among the sixteen bytes
+    /// at `start`, or nil: two SSE2 compares (`SIMD16`), where the bytes of
+    /// a 64-bit word took eight instructions each for half as many.
+    @inline(__always)
+    static func firstStop(_ start: UnsafePointer<UInt8>) -> Int? {
+        let bytes = UnsafeRawPointer(start).loadUnaligned(as: SIMD16<UInt8>.self)
+        // Integer literals: with `UInt8(ascii:)` the compares were not
+        // vectorized (a loop over the lanes, through memory).
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let stops = (bytes .== quote) .| (bytes .== backslash)
+        // A lane that matched is all ones: its first bit's place over eight is its offset.
+        let halves = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
+        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
+        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
+        return nil
     }
 
     /// The common member: a short plain key (`shortStringEnd`) at `p`,
@@ -314,10 +343,10 @@ private struct TapeParser {
     /// other member (nothing appended), which `key` reads.
     @inline(__always)
     static func plainKey(_ base: UnsafePointer<UInt8>, _ p: Int, _ end: Int, _ tape: inout Writer) -> Int? {
-        guard p < end, base[p] == UInt8(ascii: "\""), let close = shortStringEnd(base, p, end), close + 2 < end,
-              base[close + 1] == UInt8(ascii: ":"), !isWhitespace(base[close + 2]) else { return nil }
-        tape.append(.string, escaped: false, start: p + 1, end: close)
-        return close + 2
+        guard p < end, base[p] == UInt8(ascii: "\""), let close = shortStringEnd(base, p, end), close &+ 2 < end,
+              base[close &+ 1] == UInt8(ascii: ":"), !isWhitespace(base[close &+ 2]) else { return nil }
+        tape.append(.string, escaped: false, start: p &+ 1, end: close)
+        return close &+ 2
     }
 
     /// A member's key and colon, from `p` (after whitespace): appends the
@@ -346,8 +375,22 @@ private struct TapeParser {
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool { byte &- 0x30 < 10 }
 
-    /// The number at `start`: returns the position after it.
+    /// The number at `start`: returns the position after it. A plain
+    /// integer that does not start with 0 (array elements such as a
+    /// waveform's, sizes, counts) is read here, inlined in the loop; any
+    /// other number by `fullNumber`, from its start again.
+    @inline(__always)
     static func number(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) throws -> Int {
+        if base[start] &- UInt8(ascii: "1") < 9 {
+            var p = start &+ 1
+            while p < end, isDigit(base[p]) { p &+= 1 }
+            if p == end || (base[p] != UInt8(ascii: ".") && base[p] | 0x20 != UInt8(ascii: "e")) { return p }
+        }
+        return try fullNumber(base, start, end)
+    }
+
+    /// Any number at `start` (`number`): returns the position after it.
+    static func fullNumber(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) throws -> Int {
         var p = start
         if base[p] == UInt8(ascii: "-") { p += 1 }
         guard p < end, isDigit(base[p]) else {
@@ -393,8 +436,18 @@ private struct TapeParser {
         var p = start
         var escaped = false
         while p < end {
-            // Eight bytes at a time up to the next quote or backslash.
-            while p + 8 <= end {
+            // Up to the next quote or backslash: sixteen bytes at a time,
+            // then eight (the end of a record is seldom sixteen bytes away).
+            var found = false
+            while p &+ 16 <= end {
+                if let offset = firstStop(base + p) {
+                    p &+= offset
+                    found = true
+                    break
+                }
+                p &+= 16
+            }
+            while !found, p + 8 <= end {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
                 let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
                 if stops != 0 {

@@ -69,13 +69,14 @@ public final class Message {
         try readFields(of: &document, me: me, days: &days, recent: &recent)
     }
 
-    /// `load(_:me:days:recent:)` of a record the caller keeps as it is
-    /// while the message is in use (a render slot's): the document shares
-    /// its buffer rather than copying it.
-    func load(sharing record: consuming [UInt8], me: String?, days: inout RFC3339.DayCache,
+    /// `load(_:me:days:recent:)` of the bytes in `record` (a render
+    /// slot's), whose buffer the document takes rather than copying it;
+    /// `record` gets the buffer the document held before
+    /// (`JSONDocument.parse(taking:)`).
+    func load(taking record: inout [UInt8], me: String?, days: inout RFC3339.DayCache,
               recent: inout RecentFields) throws {
         arena.reset()
-        try document.parse(sharing: consume record)
+        try document.parse(taking: &record)
         try readFields(of: &document, me: me, days: &days, recent: &recent)
     }
 
