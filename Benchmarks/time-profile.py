@@ -26,7 +26,10 @@ import sys
 STAGES = [
     ("read and submit", r"ChatReader|InputReader|RenderPipelineC6submit|RenderWorkersC6submit"),
     ("taking and handing back (workers)", r"RenderWorkersC7prepare|RenderWorkersC3run"),
-    ("parse and load", r"RenderSessionC4load"),
+    # `RenderSession.load` may be inlined into the worker's `prepare`: the
+    # parser and the field pass are named too (a reply quote's re-parse is
+    # told apart below).
+    ("parse and load", r"RenderSessionC4load|TapeParser|JSONDocumentV5parse|MessageC4load|MessageC10readFields"),
     ("plugin walk", r"RenderSessionC4walk"),
     ("reply quotes, remembering", r"RenderSessionC8complete"),
     ("wrap", r"WrapperV4wrap"),
@@ -89,8 +92,11 @@ def main():
         owner = owner or thread
         threads["owning thread" if thread == owner else "thread " + thread] += 1
         patterns = dict(STAGES)
-        for symbol in stack:
+        for position, symbol in enumerate(stack):
             stage = next((name for name in STAGE_ORDER if re.search(patterns[name], symbol)), None)
+            if stage == "parse and load" and any(re.search(patterns["reply quotes, remembering"], outer)
+                                                 for outer in stack[position + 1:]):
+                stage = "reply quotes, remembering"
             if stage:
                 stages[stage] += 1
                 break
