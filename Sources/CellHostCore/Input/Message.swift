@@ -138,14 +138,15 @@ public final class Message {
         if senderName.isEmpty { senderName = senderID }
         // Outside years 1–9999, or an impossible date: no time (MessageTime),
         // and the field is kept as unreadable so the run can report it.
+        // A plain string (the usual RFC 3339 time) is tried first, then a number.
         time = fields.time.flatMap { node -> Double? in
-            if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             if let range = document.rawString(node),
                let zoned = document.bytes.withUnsafeBufferPointer({
                    RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range]), days: &days)
                }) {
                 return zoned
             }
+            if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             // Zone-less local time, seconds as text, or an escaped spelling.
             return document.string(node).flatMap(ImportTime.parse)
         }.flatMap(MessageTime.validated)
