@@ -27,6 +27,54 @@ final class MessageFieldTests: XCTestCase {
         XCTAssertEqual(message.id, "a")
     }
 
+    /// A key with escapes sends the whole pass to the decoded comparison:
+    /// the first of repeated keys still wins, spelled either way, and the
+    /// plain keys after it are still read.
+    func test_escapedAndPlainRepeatedKeys_theFirstWins() throws {
+        let escapedFirst = try load(#"{"\u0074ype":"text","type":"file","id":"a","\u0069d":"b"}"#)
+        XCTAssertEqual(escapedFirst.type, "text")
+        XCTAssertEqual(escapedFirst.id, "a")
+        let plainFirst = try load(#"{"type":"file","\u0074ype":"text","x\u0079":1,"text":"t","sender":"u-me"}"#)
+        XCTAssertEqual(plainFirst.type, "file")
+        XCTAssertEqual(plainFirst.text, "t")
+        XCTAssertTrue(plainFirst.isOutgoing)
+    }
+
+    /// A reused `Message` forgets the optional fields of the message before
+    /// (they are reset only when set).
+    func test_reusedMessage_forgetsTheOptionalFieldsOfTheOneBefore() throws {
+        let message = Message()
+        var first = #"{"type":"system","system":{"event":"conversation"},"time":"yesterday","reply_to":"m-1"}"#
+        try first.withUTF8 { try message.load($0, me: nil) }
+        XCTAssertEqual(message.systemEvent, "conversation")
+        XCTAssertEqual(message.unreadableTime, "yesterday")
+        XCTAssertEqual(message.replyTo, "m-1")
+        var second = #"{"type":"text","time":"2026-11-29T10:02:00Z","text":"t"}"#
+        try second.withUTF8 { try message.load($0, me: nil) }
+        XCTAssertNil(message.systemEvent)
+        XCTAssertNil(message.unreadableTime)
+        XCTAssertNil(message.replyTo)
+    }
+
+    /// The id is built in place when short: it is what `string` gives,
+    /// invalid UTF-8 and non-ASCII included, at every length around the
+    /// small-string limit.
+    func test_id_isTheDecodedString() throws {
+        let ids: [[UInt8]] = [[], Array("m-1".utf8), Array("é".utf8), [0xFF], [0x61, 0xC3], Array("123456789012345".utf8),
+                              Array("1234567890123456".utf8), Array("12345678901234é".utf8), Array(#"1234567890123\u00e9"#.utf8),
+                              Array("12345678901234".utf8) + [0xF0, 0x9F]]
+        for id in ids {
+            let message = Message()
+            let line = Array(#"{"id":""#.utf8) + id + Array(#""}"#.utf8)
+            try line.withUnsafeBufferPointer { try message.load($0, me: nil) }
+            var document = JSONDocument()
+            var value = [UInt8(ascii: "\"")] + id + [UInt8(ascii: "\"")]
+            try document.parse(taking: &value)
+            XCTAssertEqual(message.id, document.string(JSONDocument.root), "\(id)")
+            XCTAssertEqual(Array(message.id.utf8), Array(document.string(JSONDocument.root)?.utf8 ?? "".utf8))
+        }
+    }
+
     func test_everyField_isRead() throws {
         let message = try load(#"{"id":7,"type":"text","sender":{"id":"u-2","name":"Bo"},"time":"2026-11-29T10:02:00Z","status":"read","direction":"outgoing","edited":true,"reply_to":"m-1","text":"t"}"#)
         XCTAssertEqual(message.id, "7")

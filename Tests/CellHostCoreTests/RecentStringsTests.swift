@@ -26,6 +26,18 @@ final class RecentStringsTests: XCTestCase {
         return document
     }
 
+    /// `decoded` (a small string built in place up to 15 bytes) gives what
+    /// `String(decoding:as:)` gives, repairs included.
+    func test_decoded_isWhatStringDecodingGives() {
+        for value in values + [Array("123456789012345".utf8), Array("12345678901234".utf8) + [0xC3],
+                               Array("1234567890123".utf8) + [0xC3, 0xA9]] {
+            let expected = String(decoding: value, as: UTF8.self)
+            let decoded = value.withUnsafeBufferPointer { RecentStrings.decoded($0) }
+            XCTAssertEqual(decoded, expected)
+            XCTAssertEqual(Array(decoded.utf8), Array(expected.utf8))
+        }
+    }
+
     func test_values_areWhatStringGives_newOrKept() throws {
         var recent = RecentStrings()
         var random = SplitMix64(state: 11)

@@ -95,8 +95,13 @@ public final class Message {
         // One pass over the top-level members finds every field the host reads
         // (the first of repeated keys wins, as with `member`).
         var fields = Fields()
-        document.bytes.withUnsafeBufferPointer { all in
-            document.forEachMember(root) { key, value in fields.take(document, all, key, value) }
+        if !fields.read(document.nodes, document.bytes) {
+            // An escaped key may spell a field name with other bytes: every
+            // key is compared decoded, in order.
+            fields = Fields()
+            document.forEachMember(root) { key, value in
+                for name in Fields.names { fields.take(document, key, value, named: name) }
+            }
         }
         textNode = fields.text
         reactionsNode = fields.reactions
@@ -109,7 +114,11 @@ public final class Message {
         }
         // An if-let, not a closure: the closure was not inlined and captured a copy of the document.
         if let node = fields.id {
-            id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
+            if let range = document.rawString(node) {
+                id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded(UnsafeBufferPointer(rebasing: $0[range])) }
+            } else {
+                id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
+            }
         } else {
             id = ""
         }
@@ -129,21 +138,26 @@ public final class Message {
         if senderName.isEmpty { senderName = senderID }
         // Outside years 1–9999, or an impossible date: no time (MessageTime),
         // and the field is kept as unreadable so the run can report it.
+        // A plain string (the usual RFC 3339 time) is tried first, then a number.
         time = fields.time.flatMap { node -> Double? in
-            if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             if let range = document.rawString(node),
                let zoned = document.bytes.withUnsafeBufferPointer({
                    RFC3339.parse(UnsafeBufferPointer(rebasing: $0[range]), days: &days)
                }) {
                 return zoned
             }
+            if let seconds = document.number(node) { return MessageTime.validated(seconds) }
             // Zone-less local time, seconds as text, or an escaped spelling.
             return document.string(node).flatMap(ImportTime.parse)
         }.flatMap(MessageTime.validated)
-        unreadableTime = nil
+        // The optional strings are set to nil only when they are not nil
+        // already: most messages have none, and assigning nil would still
+        // release the old value (a call).
         if time == nil, let node = fields.time, document.kind(node) != .null {
             let text = document.string(node) ?? document.number(node).map { "\($0)" } ?? "a value that is not a time"
             unreadableTime = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        } else if unreadableTime != nil {
+            unreadableTime = nil
         }
         status = fields.status.map(Message.status(document)) ?? .none
         if let direction = fields.direction, document.stringEquals(direction, "outgoing") {
@@ -156,11 +170,19 @@ public final class Message {
             isOutgoing = false
         }
         isEdited = fields.edited.flatMap { document.bool($0) } ?? false
-        replyTo = fields.replyTo.flatMap { document.string($0) }
+        if let node = fields.replyTo {
+            replyTo = document.string(node)
+        } else if replyTo != nil {
+            replyTo = nil
+        }
         // The length first: most types are not six bytes, and their
         // comparison with "system" would be a call.
         isSystem = type.utf8.count == 6 && type == "system"
-        systemEvent = isSystem ? document.member(root, "system").flatMap { document.member($0, "event") }.flatMap { document.string($0) } : nil
+        if isSystem {
+            systemEvent = document.member(root, "system").flatMap { document.member($0, "event") }.flatMap { document.string($0) }
+        } else if systemEvent != nil {
+            systemEvent = nil
+        }
     }
 
     /// The nodes of the top-level fields the host reads.
@@ -168,31 +190,63 @@ public final class Message {
         var type: Int?, id: Int?, sender: Int?, time: Int?, status: Int?
         var direction: Int?, edited: Int?, replyTo: Int?, text: Int?, reactions: Int?
 
-        /// Notes the member `key`: `value` if its key names a field not seen
-        /// yet. `all` is `document.bytes`. A plain key is compared as one or
-        /// two integers (`KeyWord`), not byte by byte.
-        mutating func take(_ document: JSONDocument, _ all: UnsafeBufferPointer<UInt8>, _ key: Int, _ value: Int) {
-            if document.isEscaped(key) {
-                // An escaped key may spell a field name with other bytes.
-                for name in Fields.names { take(document, key, value, named: name) }
-                return
+        /// Notes the members of the root object (`nodes[0]`, an object) of
+        /// the tape `nodes` over `bytes`, both read in place, with no bounds
+        /// checks but the buffers' own (positions come from the tape, which
+        /// the parser built). False, with the fields partly noted, when a
+        /// key has escapes (only a decoded comparison can tell it apart).
+        /// Takes the tape and the bytes rather than the document: a closure
+        /// over the document would retain and release its three buffers.
+        mutating func read(_ nodes: JSONDocument.Nodes, _ bytes: [UInt8]) -> Bool {
+            nodes.withUnsafeBufferPointer { nodes in
+                bytes.withUnsafeBufferPointer { all in
+                    guard let base = all.baseAddress, !nodes.isEmpty else { return true }
+                    var cursor = 1
+                    for _ in 0..<Int(nodes[0].count) {
+                        let key = nodes[cursor]
+                        if key.escaped { return false }
+                        take(base, all.count, key, cursor &+ 1)
+                        let value = nodes[cursor &+ 1]
+                        cursor = value.kind == .array || value.kind == .object ? Int(value.next) : cursor &+ 2
+                    }
+                    return true
+                }
             }
-            guard let base = all.baseAddress else { return }
-            let node = document.nodes[key]
-            let start = Int(node.start), length = Int(node.end - node.start)
-            guard length >= 2, length <= 9 else { return }
+        }
+
+        /// Notes the member whose plain key is `key`: `value` if the key
+        /// names a field not seen yet. The key's length picks the
+        /// candidates, then its bytes are compared as one integer
+        /// (`KeyWord`, masked to that length), not byte by byte.
+        @inline(__always)
+        private mutating func take(_ base: UnsafePointer<UInt8>, _ count: Int, _ key: JSONDocument.Node, _ value: Int) {
+            let start = Int(key.start)
             func set(_ slot: inout Int?) { if slot == nil { slot = value } }
-            switch KeyWord.of(base, start, length, count: all.count) {
-            case KeyWord.id where length == 2: set(&id)
-            case KeyWord.type where length == 4: set(&type)
-            case KeyWord.time where length == 4: set(&time)
-            case KeyWord.text where length == 4: set(&text)
-            case KeyWord.sender where length == 6: set(&sender)
-            case KeyWord.status where length == 6: set(&status)
-            case KeyWord.edited where length == 6: set(&edited)
-            case KeyWord.replyTo where length == 8: set(&replyTo)
-            case KeyWord.directio where length == 9 && base[start + 8] == UInt8(ascii: "n"): set(&direction)
-            case KeyWord.reaction where length == 9 && base[start + 8] == UInt8(ascii: "s"): set(&reactions)
+            switch key.end &- key.start {
+            case 2:
+                if KeyWord.of(base, start, 2, count: count) == KeyWord.id { set(&id) }
+            case 4:
+                switch KeyWord.of(base, start, 4, count: count) {
+                case KeyWord.type: set(&type)
+                case KeyWord.time: set(&time)
+                case KeyWord.text: set(&text)
+                default: break
+                }
+            case 6:
+                switch KeyWord.of(base, start, 6, count: count) {
+                case KeyWord.sender: set(&sender)
+                case KeyWord.status: set(&status)
+                case KeyWord.edited: set(&edited)
+                default: break
+                }
+            case 8:
+                if KeyWord.of(base, start, 8, count: count) == KeyWord.replyTo { set(&replyTo) }
+            case 9:
+                switch KeyWord.of(base, start, 9, count: count) {
+                case KeyWord.directio where base[start &+ 8] == UInt8(ascii: "n"): set(&direction)
+                case KeyWord.reaction where base[start &+ 8] == UInt8(ascii: "s"): set(&reactions)
+                default: break
+                }
             default: break
             }
         }
@@ -200,7 +254,9 @@ public final class Message {
         static let names: [StaticString] = ["id", "type", "time", "text", "sender", "status", "edited", "reply_to", "direction",
                                             "reactions"]
 
-        private mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int, named name: StaticString) {
+        /// Notes the member `key` (escaped or not) if it is `name`, a
+        /// field not seen yet.
+        mutating func take(_ document: JSONDocument, _ key: Int, _ value: Int, named name: StaticString) {
             guard document.keyEquals(key, name) else { return }
             switch name.description {
             case "id": if id == nil { id = value }
