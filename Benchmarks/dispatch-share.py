@@ -53,9 +53,9 @@ def main():
             program = int(line.split()[0].replace(",", ""))
     advance = inclusive(lines, r"MessageRenderer.*advance")
     bind = inclusive(lines, r"Runtime.*bindChain")
-    # `render(_ arguments:)` before 2026-12-03, `render(_:_:_:_:)` (the
-    # IMP's own arguments) since.
-    swift_wrapper = total(lines, r"CellKit12RenderMethodC6renderys5Int32V\S*(?:ArgumentsV|t)F$")
+    # `render(_ arguments:)` before 2026-12-03, then `render(_:_:_:_:)`
+    # (the IMP's own arguments), now `callResult(_:_:_:_:)`.
+    swift_wrapper = total(lines, r"CellKit12RenderMethodC(?:6render|10callResult)ys5Int32V\S*(?:ArgumentsV|t)F$")
     renderers = total(lines, r"0B3Kit07MessageB8RendererAacDP6render_4into7context.*TW$")
     c_render = total(lines, r"poll_render$")
     # The host's fallback cell: its C entry thunk (`...To`) includes the

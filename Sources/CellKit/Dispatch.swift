@@ -19,12 +19,23 @@ class MethodBinding {
     }
 
     /// Runs the method with libffi's `arguments`, writing its return value
-    /// (if any) to `result`.
-    func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {}
+    /// (if any) to `result`: unpacks them for `callResult` or
+    /// `callBoolean` by the signature (the conversation hooks override it).
+    func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
+        switch signature {
+        case .resultWithBuilder:
+            ReturnValue.store(callResult(arguments.object, arguments.handle(2), arguments.context(3),
+                                         arguments.handle(4)), in: result)
+        case .boolean:
+            ReturnValue.store(callBoolean(arguments.object, arguments.handle(2), arguments.context(3)), in: result)
+        case .conversation:
+            break
+        }
+    }
 
     /// Runs a method of the `resultWithBuilder` signature with the
-    /// arguments its plain C IMP received (`StaticIMPs`), without packing
-    /// them as libffi would. Every binding of that signature overrides it.
+    /// arguments its plain C IMP received (`StaticIMPs`), or that `invoke`
+    /// unpacked from libffi's. Every binding of that signature overrides it.
     func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
                     _ builder: OpaquePointer?) -> Int32 { ResultCode.error }
 
@@ -74,18 +85,8 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
         super.init(selector: Selectors.render, signature: .resultWithBuilder)
     }
 
-    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(render(arguments.object, arguments.handle(2), arguments.context(3), arguments.handle(4)),
-                          in: result)
-    }
-
     override func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?,
                              _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
-        render(object, message, context, builder)
-    }
-
-    func render(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
-                _ builder: OpaquePointer?) -> Int32 {
         guard let context, let table = Runtime.host(of: context) else { return ResultCode.error }
         let cache = ThreadCache.current
         let host = Host(table, cache: cache)
@@ -135,16 +136,8 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
         super.init(selector: Selectors.canRender, signature: .boolean)
     }
 
-    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(canRender(arguments.object, arguments.handle(2), arguments.context(3)), in: result)
-    }
-
     override func callBoolean(_ object: OpaquePointer?, _ message: OpaquePointer?,
                               _ context: UnsafePointer<cellhost_context>?) -> Bool {
-        canRender(object, message, context)
-    }
-
-    func canRender(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?) -> Bool {
         // Without what it needs, answer yes and let render decide (and report).
         guard let context, let message, let table = Runtime.host(of: context) else { return true }
         let cache = ThreadCache.current
@@ -170,18 +163,8 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
         super.init(selector: Selectors.plainText, signature: .resultWithBuilder)
     }
 
-    override func invoke(_ result: UnsafeMutableRawPointer?, _ arguments: Arguments) {
-        ReturnValue.store(plainText(arguments.object, arguments.handle(2), arguments.context(3), arguments.handle(4)),
-                          in: result)
-    }
-
     override func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?,
                              _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
-        plainText(object, message, context, builder)
-    }
-
-    func plainText(_ object: OpaquePointer?, _ message: OpaquePointer?, _ context: UnsafePointer<cellhost_context>?,
-                   _ builder: OpaquePointer?) -> Int32 {
         guard let context, let table = Runtime.host(of: context), let message, let builder else {
             return ResultCode.declined
         }
