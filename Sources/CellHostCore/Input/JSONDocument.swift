@@ -329,12 +329,7 @@ private struct TapeParser {
         // Integer literals: with `UInt8(ascii:)` the compares were not
         // vectorized (a loop over the lanes, through memory).
         let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
-        let stops = (bytes .== quote) .| (bytes .== backslash)
-        // A lane that matched is all ones: its first bit's place over eight is its offset.
-        let halves = unsafeBitCast(stops, to: SIMD2<UInt64>.self)
-        if halves[0] != 0 { return halves[0].trailingZeroBitCount &>> 3 }
-        if halves[1] != 0 { return 8 &+ halves[1].trailingZeroBitCount &>> 3 }
-        return nil
+        return ((bytes .== quote) .| (bytes .== backslash)).firstTrueLane
     }
 
     /// The common member: a short plain key (`shortStringEnd`) at `p`,

@@ -168,8 +168,7 @@ final class StringArena {
             for index in 0..<count where bytes[index] < 0x20 || bytes[index] == 0x7F { return true }
             return false
         }
-        let words = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
-        return words[0] | words[1] != 0
+        return flagged.anyLane
     }
 
     /// Stores `bytes` sanitized (escape sequences removed whole, controls

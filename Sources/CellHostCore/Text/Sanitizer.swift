@@ -65,11 +65,8 @@ public enum Sanitizer {
                     let bytes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
                     // A byte < 0x20, 0x7F or >= 0x80.
                     let unsafe = (bytes .< SIMD16<UInt8>(repeating: 0x20)) .| (bytes .>= SIMD16<UInt8>(repeating: 0x7F))
-                    let words = unsafeBitCast(unsafe, to: SIMD2<UInt64>.self)
-                    if words[0] | words[1] != 0 {
-                        // The first such byte's lane (lanes are whole bytes).
-                        let low = UInt64(littleEndian: words[0]), high = UInt64(littleEndian: words[1])
-                        position += low != 0 ? low.trailingZeroBitCount >> 3 : 8 + high.trailingZeroBitCount >> 3
+                    if let lane = unsafe.firstTrueLane {
+                        position += lane
                         break
                     }
                     position += 16
