@@ -222,23 +222,19 @@ enum HostExtensions {
         api.struct_size = UInt32(MemoryLayout<cellhost_builder_api>.size)
         api.append = { builder, text, length, style in
             guard let builder, let text, length > 0 else { return }
-            // The canvas outlives the call (the host holds it while the plugin
-            // runs): used as a guaranteed reference, without a retain and release.
-            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { canvas in
+            BuilderHandle.withCanvas(builder) { canvas in
                 canvas.append(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self),
                                                   count: length),
                               style: Style(rawValue: style & Style.pluginMask))
             }
         }
-        // Like `append`, without a retain and release of the canvas (which
-        // the owning thread touches too) per call.
         api.line_break = { builder in
             guard let builder else { return }
-            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { $0.lineBreak() }
+            BuilderHandle.withCanvas(builder) { $0.lineBreak() }
         }
         api.append_row = { builder, cells, count in
             guard let builder, let cells, count > 0 else { return }
-            Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(builder))._withUnsafeGuaranteedRef { canvas in
+            BuilderHandle.withCanvas(builder) { canvas in
                 canvas.appendRow(UnsafeBufferPointer(start: cells, count: min(count, 4096)))
             }
         }
@@ -278,5 +274,14 @@ enum BuilderHandle {
     static func canvas(_ handle: OpaquePointer?) -> CellCanvas? {
         guard let handle else { return nil }
         return Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+
+    /// Runs `body` on the canvas of `handle` without a retain and release
+    /// of it (the builder callbacks: the canvas is an object the owning
+    /// thread touches too). The canvas outlives the call: the host holds it
+    /// while the plugin runs, so it is used as a guaranteed reference.
+    @inline(__always)
+    static func withCanvas(_ handle: OpaquePointer, _ body: (CellCanvas) -> Void) {
+        Unmanaged<CellCanvas>.fromOpaque(UnsafeRawPointer(handle))._withUnsafeGuaranteedRef(body)
     }
 }
