@@ -222,7 +222,7 @@ public final class CellCanvas {
             // Most often it fits in the byte cap: what `appendLine` does
             // then, without its checks for a cut.
             let start = bytes.count
-            if text.count > 0, text.count <= limits.bytes &- contentBytes {
+            if text.count <= limits.bytes &- contentBytes {
                 bytes.append(contentsOf: text)
                 items.append(.text(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: bytes.count),
                                    style: style))
