@@ -11,9 +11,9 @@ around it:
   (C plugins) or the host's `UnknownMessageCell`: walking the fallback
   chain, making the call context, the call itself (typed direct call, IMP
   entry: CellKit's plain C IMPs or libffi closures) and CellKit's per-call
-  wrapper (`RenderMethod.render`: calls in progress, the context value);
+  wrapper (`RenderMethod.callResult`: calls in progress, the context value);
   opening libraries on first use (`bindChain`) is left out;
-- of which CellKit's wrapper: `RenderMethod.render` minus the renderers'
+- of which CellKit's wrapper: `RenderMethod.callResult` minus the renderers'
   `render` inside it.
 
 Usage: dispatch-share.py INCLUSIVE.txt
