@@ -42,6 +42,8 @@ struct ThreadCache {
     /// True while a call on this thread has `reusedContext`: a nested call
     /// (`send_super`) must not change it under the renderer that has it.
     private var reusedContextIsLent = false
+    /// Media directories this thread found missing, for a second.
+    var missingDirectories = MissingDirectories()
     /// The slot of `Runtime.callSlots` this thread's calls try first:
     /// threads start eight slots (cache lines) apart, so up to eight
     /// threads, each with calls nested seven deep, never meet.
@@ -87,6 +89,7 @@ struct ThreadCache {
     func freeOwnedMemory() {
         reusedContext?.deinitialize(count: 1)
         reusedContext?.deallocate()
+        missingDirectories.freeOwnedMemory()
     }
 
     /// The key of each thread's cache, made once (a Swift `static let` is

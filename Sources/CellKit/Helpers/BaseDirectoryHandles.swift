@@ -15,7 +15,8 @@ import Synchronization
 /// keep resolving in the directory that was opened (as they would for a
 /// program that changed into it). A path's own components, symbolic links
 /// and `..` included, are resolved by the kernel on every look-up as
-/// before.
+/// before (but for a path in a directory remembered missing:
+/// `MissingDirectories`).
 ///
 /// At most `limit` directories get a handle (a render has one base
 /// directory per input file); paths under other directories are looked up

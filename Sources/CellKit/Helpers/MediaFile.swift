@@ -113,14 +113,28 @@ public struct MediaFile: Sendable {
     }
 
     /// Opens and reads the absolute (or current-directory-relative) `path`.
+    /// Like `MediaStat.identity(of:)`, a path in a directory found missing
+    /// less than a second ago is `.missing` without a look-up
+    /// (`MissingDirectories`).
     public static func read(_ path: String, maximumBytes: Int) -> Result<MediaFile, Problem> {
         guard MediaStat.isUsablePath(path) else { return .failure(.missing) }
-        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
-        guard fd >= 0 else {
+        let opened: Result<Int32, Problem> = path.withCString { cPath in
+            let bytes = MediaStat.cBytes(cPath)
+            if MissingDirectories.contain(bytes, base: AT_FDCWD) { return .failure(.missing) }
+            let fd = open(cPath, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            guard fd < 0 else { return .success(fd) }
             switch errno {
-            case ENOENT, ENOTDIR, ENAMETOOLONG, ELOOP: return .failure(.missing)
+            case ENOENT, ENOTDIR:
+                MissingDirectories.noteMissing(bytes, base: AT_FDCWD)
+                return .failure(.missing)
+            case ENAMETOOLONG, ELOOP: return .failure(.missing)
             default: return .failure(.unreadable)
             }
+        }
+        let fd: Int32
+        switch opened {
+        case .failure(let problem): return .failure(problem)
+        case .success(let opened): fd = opened
         }
         defer { close(fd) }
         var info = stat()
@@ -182,35 +196,55 @@ public final class MediaCache<Value> {
 /// `MediaCache` up before reading (and decoding) a file it has seen.
 public enum MediaStat {
     /// The identity of the regular file at `path` (following links), or the
-    /// problem; reads nothing.
+    /// problem; reads nothing. A path in a directory found missing less
+    /// than a second ago is `.missing` without a look-up
+    /// (`MissingDirectories`).
     public static func identity(of path: String) -> Result<MediaFile.Identity, MediaFile.Problem> {
         guard isUsablePath(path) else { return .failure(.missing) }
-        return path.withCString { identity(ofCPath: $0) }
+        return path.withCString { identity(ofCPath: cBytes($0)) }
     }
 
     /// `identity(of:)` of a path as `MediaFile.withResolved` hands it
     /// over: UTF-8 with a NUL after it. Under a base directory that
     /// `withResolved` resolved against, the path is looked up relative to
-    /// it (`BaseDirectoryHandles`).
+    /// it (`BaseDirectoryHandles`). Every media cell's look-up comes here.
     package static func identity(ofResolved path: UnsafeBufferPointer<UInt8>) -> Result<MediaFile.Identity, MediaFile.Problem> {
-        guard let base = path.baseAddress, !path.isEmpty, memchr(base, 0, path.count) == nil else { return .failure(.missing) }
-        let cPath = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-        guard let (directory, relative) = BaseDirectoryHandles.handle(for: path) else { return identity(ofCPath: cPath) }
-        return identity(ofCPath: cPath + relative, in: directory)
+        identity(ofResolved: path, now: MissingDirectories.coarseNow)
     }
 
-    /// The identity of the regular file at `path`, relative to the
-    /// directory `directory` refers to (`AT_FDCWD`: the current one, or
-    /// none for an absolute path).
-    private static func identity(ofCPath path: UnsafePointer<CChar>, in directory: Int32 = AT_FDCWD)
+    /// `identity(ofResolved:)` with the clock that missing directories
+    /// expire by (a test's own).
+    static func identity(ofResolved path: UnsafeBufferPointer<UInt8>, now: MissingDirectories.Clock)
         -> Result<MediaFile.Identity, MediaFile.Problem> {
+        guard let base = path.baseAddress, !path.isEmpty, memchr(base, 0, path.count) == nil else { return .failure(.missing) }
+        guard let (directory, relative) = BaseDirectoryHandles.handle(for: path) else { return identity(ofCPath: path, now: now) }
+        return identity(ofCPath: UnsafeBufferPointer(rebasing: path[relative...]), in: directory, now: now)
+    }
+
+    /// The identity of the regular file at `path` (bytes with a NUL after
+    /// them), relative to the directory `directory` refers to (`AT_FDCWD`:
+    /// the current one, or none for an absolute path). The one `stat` of a
+    /// media path; a path in a directory remembered missing is answered
+    /// without it, and a missing one has its directory looked up.
+    private static func identity(ofCPath path: UnsafeBufferPointer<UInt8>, in directory: Int32 = AT_FDCWD,
+                                 now: MissingDirectories.Clock = MissingDirectories.coarseNow)
+        -> Result<MediaFile.Identity, MediaFile.Problem> {
+        guard let start = path.baseAddress,
+              !MissingDirectories.contain(path, base: directory, now: now) else { return .failure(.missing) }
         var info = stat()
-        guard fstatat(directory, path, &info, 0) == 0 else {
-            return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable)
+        guard fstatat(directory, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), &info, 0) == 0 else {
+            guard errno == ENOENT || errno == ENOTDIR else { return .failure(.unreadable) }
+            MissingDirectories.noteMissing(path, base: directory, now: now)
+            return .failure(.missing)
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
         return .success(MediaFile.Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                                            modified: Int64(info.st_mtim.tv_sec), modifiedNanoseconds: Int64(info.st_mtim.tv_nsec)))
+    }
+
+    /// A C string's bytes (the NUL after them not counted).
+    static func cBytes(_ path: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self), count: strlen(path))
     }
 
     /// True when `path` can name a file: not empty, and no NUL byte in it
