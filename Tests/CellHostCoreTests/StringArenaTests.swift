@@ -128,7 +128,7 @@ final class StringArenaTests: XCTestCase {
                     plain.append(span, style: .strong)
                 }
             }
-            XCTAssertEqual(held.bytes, plain.bytes, "\(limits)")
+            XCTAssertEqual(Array(held.bytes.elements), Array(plain.bytes.elements), "\(limits)")
             XCTAssertEqual(String(describing: held.items), String(describing: plain.items), "\(limits)")
             XCTAssertEqual(held.truncated, plain.truncated, "\(limits)")
             XCTAssertEqual(held.droppedLines, plain.droppedLines, "\(limits)")
@@ -161,12 +161,12 @@ final class StringArenaTests: XCTestCase {
                 line.withUnsafeBufferPointer { _ = Sanitizer.sanitize($0, into: &sanitized) }
                 if !sanitized.isEmpty {
                     let start = Int32(expected.bytes.count)
-                    expected.bytes += sanitized
+                    sanitized.withUnsafeBufferPointer { expected.bytes.append(contentsOf: $0) }
                     expected.items.append(.text(start: start, end: Int32(expected.bytes.count), style: .strong))
                 }
                 if index < lines.count - 1 { expected.lineBreak() }
             }
-            XCTAssertEqual(canvas.bytes, expected.bytes, "\(text)")
+            XCTAssertEqual(Array(canvas.bytes.elements), Array(expected.bytes.elements), "\(text)")
             XCTAssertEqual(String(describing: canvas.items), String(describing: expected.items), "\(text)")
         }
     }

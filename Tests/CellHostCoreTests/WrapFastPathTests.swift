@@ -153,12 +153,12 @@ final class WrapFastPathTests: XCTestCase {
             for mode in WidthMode.allCases {
                 let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                 let wrapped = CellCanvas()
-                wrapped.bytes = canvas.bytes
+                wrapped.bytes.append(contentsOf: canvas.bytes.elements)
                 wrapped.items = canvas.items
                 wrapped.blockCells = canvas.blockCells
                 Wrapper(width: width, mode: mode).wrap(wrapped)
                 let actual = Layout(wrapped)
-                let content = String(decoding: canvas.bytes, as: UTF8.self)
+                let content = String(decoding: canvas.bytes.elements, as: UTF8.self)
                 XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(canvas.items)")
                 if actual != expected { return }
             }
@@ -179,7 +179,7 @@ final class WrapFastPathTests: XCTestCase {
                     for mode in WidthMode.allCases {
                         let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                         let wrapped = CellCanvas()
-                        wrapped.bytes = canvas.bytes
+                        wrapped.bytes.append(contentsOf: canvas.bytes.elements)
                         wrapped.items = canvas.items
                         Wrapper(width: width, mode: mode).wrap(wrapped)
                         XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
@@ -207,7 +207,7 @@ final class WrapFastPathTests: XCTestCase {
                     canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
                     let expected = ReferenceWrapper.layout(canvas, width: width, mode: .grapheme)
                     let wrapped = CellCanvas()
-                    wrapped.bytes = canvas.bytes
+                    wrapped.bytes.append(contentsOf: canvas.bytes.elements)
                     wrapped.items = canvas.items
                     Wrapper(width: width).wrap(wrapped)
                     XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
@@ -288,9 +288,7 @@ final class WrapFastPathTests: XCTestCase {
                 switch item {
                 case let .text(start, end, style):
                     var clusters: [Cluster] = []
-                    canvas.bytes.withUnsafeBufferPointer {
-                        DisplayWidth.clusters($0, Int(start)..<Int(end), mode: mode, into: &clusters)
-                    }
+                    DisplayWidth.clusters(canvas.bytes.elements, Int(start)..<Int(end), mode: mode, into: &clusters)
                     for cluster in clusters { add(cluster, style) }
                 case .lineBreak:
                     flush()
@@ -368,9 +366,7 @@ final class WrapFastPathTests: XCTestCase {
             }
             for stretch in stretches {
                 var clusters: [Cluster] = []
-                canvas.bytes.withUnsafeBufferPointer {
-                    DisplayWidth.clusters($0, Int(stretch.start)..<Int(stretch.end), mode: mode, into: &clusters)
-                }
+                DisplayWidth.clusters(canvas.bytes.elements, Int(stretch.start)..<Int(stretch.end), mode: mode, into: &clusters)
                 for cluster in clusters {
                     if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine() }
                     emit(cluster, stretch.style)

@@ -99,7 +99,7 @@ public enum RenderWorker {
             page?[1] = 0
             if rendered {
                 reply.renderedStep = 0
-                reply.bytes = canvas.bytes
+                reply.bytes = Array(canvas.bytes.elements)
                 reply.items = canvas.items
             }
             return
@@ -123,7 +123,7 @@ public enum RenderWorker {
         }
         if let outcome = walk.outcome {
             reply.renderedStep = steps.firstIndex { $0.cls === outcome.cls && $0.messageClass == outcome.messageClass }
-            reply.bytes = canvas.bytes
+            reply.bytes = Array(canvas.bytes.elements)
             reply.items = canvas.items
             reply.cells = canvas.blockCells
             reply.droppedLines = canvas.droppedLines
