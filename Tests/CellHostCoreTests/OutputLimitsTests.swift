@@ -177,7 +177,7 @@ final class HeldSpanCapTests: XCTestCase {
                 }
                 let what = "cap \(cap)\(withRow ? " after a row" : "")"
                 XCTAssertEqual(Array(held.bytes.elements), Array(plain.bytes.elements), what)
-                XCTAssertEqual(String(describing: held.items), String(describing: plain.items), what)
+                XCTAssertEqual(String(describing: Array(held.items.elements)), String(describing: Array(plain.items.elements)), what)
                 XCTAssertEqual(held.truncated, plain.truncated, what)
                 XCTAssertEqual(held.droppedLines, plain.droppedLines, what)
                 XCTAssertLessThanOrEqual(held.bytes.count + 4 * held.blockCells.count, cap, what)

@@ -154,12 +154,12 @@ final class WrapFastPathTests: XCTestCase {
                 let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                 let wrapped = CellCanvas()
                 wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                wrapped.items = canvas.items
+                wrapped.items.append(contentsOf: canvas.items.elements)
                 wrapped.blockCells = canvas.blockCells
                 Wrapper(width: width, mode: mode).wrap(wrapped)
                 let actual = Layout(wrapped)
                 let content = String(decoding: canvas.bytes.elements, as: UTF8.self)
-                XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(canvas.items)")
+                XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(Array(canvas.items.elements))")
                 if actual != expected { return }
             }
         }
@@ -180,7 +180,7 @@ final class WrapFastPathTests: XCTestCase {
                         let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                         let wrapped = CellCanvas()
                         wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                        wrapped.items = canvas.items
+                        wrapped.items.append(contentsOf: canvas.items.elements)
                         Wrapper(width: width, mode: mode).wrap(wrapped)
                         XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
                     }
@@ -208,7 +208,7 @@ final class WrapFastPathTests: XCTestCase {
                     let expected = ReferenceWrapper.layout(canvas, width: width, mode: .grapheme)
                     let wrapped = CellCanvas()
                     wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                    wrapped.items = canvas.items
+                    wrapped.items.append(contentsOf: canvas.items.elements)
                     Wrapper(width: width).wrap(wrapped)
                     XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
                 }
@@ -284,7 +284,7 @@ final class WrapFastPathTests: XCTestCase {
         }
 
         mutating func run() -> Layout {
-            for item in canvas.items {
+            for item in canvas.items.elements {
                 switch item {
                 case let .text(start, end, style):
                     var clusters: [Cluster] = []

@@ -376,7 +376,7 @@ public final class RenderSession {
             if let text = quoted.text { quote.appendPreview(text) }
         } else {
             let bytes = previewCanvas.bytes.elements
-            for item in previewCanvas.items {
+            for item in previewCanvas.items.elements {
                 if case let .text(start, end, _) = item { quote.appendPreview(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)])) }
                 if case .lineBreak = item { quote.appendPreview(0x20) }
             }

@@ -100,7 +100,7 @@ public enum RenderWorker {
             if rendered {
                 reply.renderedStep = 0
                 reply.bytes = Array(canvas.bytes.elements)
-                reply.items = canvas.items
+                reply.items = Array(canvas.items.elements)
             }
             return
         }
@@ -124,7 +124,7 @@ public enum RenderWorker {
         if let outcome = walk.outcome {
             reply.renderedStep = steps.firstIndex { $0.cls === outcome.cls && $0.messageClass == outcome.messageClass }
             reply.bytes = Array(canvas.bytes.elements)
-            reply.items = canvas.items
+            reply.items = Array(canvas.items.elements)
             reply.cells = canvas.blockCells
             reply.droppedLines = canvas.droppedLines
         }

@@ -73,7 +73,9 @@ public final class CellCanvas {
     /// text: a list of the canvas's own (freed in its deinit), so that
     /// appending a cell's text is a capacity check and a copy of memory.
     var bytes = UnsafeList<UInt8>(capacity: 4096)
-    var items: [ContentItem] = []
+    /// What the cells appended, in order (a list of the canvas's own too:
+    /// an append is a capacity check and a store).
+    var items = UnsafeList<ContentItem>()
     var blockCells: [cellhost_block_cell] = []
     /// The layout: the wrapped content's pieces (`Wrapper.wrap` replaces
     /// whatever was here), then the chrome's. Lists of the canvas's own
@@ -112,6 +114,7 @@ public final class CellCanvas {
 
     deinit {
         bytes.deallocate()
+        items.deallocate()
         pieces.deallocate()
         contentLines.deallocate()
         outputLines.deallocate()
@@ -125,7 +128,7 @@ public final class CellCanvas {
     /// generic `replaceSubrange`, some 85 instructions).
     func reset() {
         bytes.removeAll()
-        items.removeAll(keepingCapacity: true)
+        items.removeAll()
         if !blockCells.isEmpty { blockCells.removeAll(keepingCapacity: true) }
         outputLines.removeAll()
         lineEnds = 0
@@ -138,7 +141,7 @@ public final class CellCanvas {
     /// so a reused canvas does not pin the memory of the largest one.
     func releaseLargeBuffers(threshold: Int = 1 << 20) {
         bytes.release(above: threshold)
-        if items.capacity * MemoryLayout<ContentItem>.stride > threshold { items = [] }
+        items.release(above: threshold)
         if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
         pieces.release(above: threshold)
         contentLines.release(above: threshold)
@@ -160,7 +163,7 @@ public final class CellCanvas {
 
     func rollBack(to mark: Mark) {
         bytes.truncate(to: mark.bytes)
-        items.removeSubrange(mark.items...)
+        items.truncate(to: mark.items)
         blockCells.removeSubrange(mark.cells...)
         lineEnds = mark.lineEnds
         truncated = mark.truncated

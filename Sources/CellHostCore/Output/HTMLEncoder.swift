@@ -279,7 +279,7 @@ struct ContentWriter {
 
     mutating func write() {
         let bytes = canvas.bytes.elements
-        for item in canvas.items {
+        for item in canvas.items.elements {
             switch item {
             case let .text(start, end, style):
                 guard end > start else { continue }
