@@ -65,7 +65,7 @@ final class OutputLimitsTests: XCTestCase {
         canvas.limits = OutputLimits(rows: 10, bytes: 10)
         canvas.append("ééééééééé", style: []) // 18 bytes
         XCTAssertEqual(canvas.bytes.count, 10)
-        XCTAssertEqual(String(decoding: canvas.bytes, as: UTF8.self), "ééééé")
+        XCTAssertEqual(String(decoding: canvas.bytes.elements, as: UTF8.self), "ééééé")
         XCTAssertEqual(canvas.droppedLines, 1)
     }
 
@@ -74,7 +74,7 @@ final class OutputLimitsTests: XCTestCase {
         canvas.limits = OutputLimits(rows: 10, bytes: 100)
         canvas.append(String(repeating: "\u{202E}", count: 10_000), style: [])
         XCTAssertLessThanOrEqual(canvas.bytes.count, 100)
-        XCTAssertNotNil(String(validatingUTF8: canvas.bytes.map { CChar(bitPattern: $0) } + [0]))
+        XCTAssertNotNil(String(validatingUTF8: canvas.bytes.elements.map { CChar(bitPattern: $0) } + [0]))
     }
 
     func test_rowsPastTheCap_areCountedNotStored() {
@@ -176,8 +176,8 @@ final class HeldSpanCapTests: XCTestCase {
                     }
                 }
                 let what = "cap \(cap)\(withRow ? " after a row" : "")"
-                XCTAssertEqual(held.bytes, plain.bytes, what)
-                XCTAssertEqual(String(describing: held.items), String(describing: plain.items), what)
+                XCTAssertEqual(Array(held.bytes.elements), Array(plain.bytes.elements), what)
+                XCTAssertEqual(String(describing: Array(held.items.elements)), String(describing: Array(plain.items.elements)), what)
                 XCTAssertEqual(held.truncated, plain.truncated, what)
                 XCTAssertEqual(held.droppedLines, plain.droppedLines, what)
                 XCTAssertLessThanOrEqual(held.bytes.count + 4 * held.blockCells.count, cap, what)

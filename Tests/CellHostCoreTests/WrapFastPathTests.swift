@@ -153,13 +153,13 @@ final class WrapFastPathTests: XCTestCase {
             for mode in WidthMode.allCases {
                 let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                 let wrapped = CellCanvas()
-                wrapped.bytes = canvas.bytes
-                wrapped.items = canvas.items
+                wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+                wrapped.items.append(contentsOf: canvas.items.elements)
                 wrapped.blockCells = canvas.blockCells
                 Wrapper(width: width, mode: mode).wrap(wrapped)
                 let actual = Layout(wrapped)
-                let content = String(decoding: canvas.bytes, as: UTF8.self)
-                XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(canvas.items)")
+                let content = String(decoding: canvas.bytes.elements, as: UTF8.self)
+                XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(Array(canvas.items.elements))")
                 if actual != expected { return }
             }
         }
@@ -179,8 +179,8 @@ final class WrapFastPathTests: XCTestCase {
                     for mode in WidthMode.allCases {
                         let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
                         let wrapped = CellCanvas()
-                        wrapped.bytes = canvas.bytes
-                        wrapped.items = canvas.items
+                        wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+                        wrapped.items.append(contentsOf: canvas.items.elements)
                         Wrapper(width: width, mode: mode).wrap(wrapped)
                         XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
                     }
@@ -207,8 +207,8 @@ final class WrapFastPathTests: XCTestCase {
                     canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
                     let expected = ReferenceWrapper.layout(canvas, width: width, mode: .grapheme)
                     let wrapped = CellCanvas()
-                    wrapped.bytes = canvas.bytes
-                    wrapped.items = canvas.items
+                    wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+                    wrapped.items.append(contentsOf: canvas.items.elements)
                     Wrapper(width: width).wrap(wrapped)
                     XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
                 }
@@ -284,13 +284,11 @@ final class WrapFastPathTests: XCTestCase {
         }
 
         mutating func run() -> Layout {
-            for item in canvas.items {
+            for item in canvas.items.elements {
                 switch item {
                 case let .text(start, end, style):
                     var clusters: [Cluster] = []
-                    canvas.bytes.withUnsafeBufferPointer {
-                        DisplayWidth.clusters($0, Int(start)..<Int(end), mode: mode, into: &clusters)
-                    }
+                    DisplayWidth.clusters(canvas.bytes.elements, Int(start)..<Int(end), mode: mode, into: &clusters)
                     for cluster in clusters { add(cluster, style) }
                 case .lineBreak:
                     flush()
@@ -368,9 +366,7 @@ final class WrapFastPathTests: XCTestCase {
             }
             for stretch in stretches {
                 var clusters: [Cluster] = []
-                canvas.bytes.withUnsafeBufferPointer {
-                    DisplayWidth.clusters($0, Int(stretch.start)..<Int(stretch.end), mode: mode, into: &clusters)
-                }
+                DisplayWidth.clusters(canvas.bytes.elements, Int(stretch.start)..<Int(stretch.end), mode: mode, into: &clusters)
                 for cluster in clusters {
                     if lineWidth + Int(cluster.width) > width, lineWidth > 0 { endLine() }
                     emit(cluster, stretch.style)

@@ -111,7 +111,7 @@ final class WrapperReferenceTests: XCTestCase {
         return canvas.contentLines.elements.map { line in
             var text: [UInt8] = []
             for piece in canvas.pieces.elements[Int(line.firstPiece)..<Int(line.endPiece)] where piece.start >= 0 {
-                text += canvas.bytes[Int(piece.start)..<Int(piece.end)]
+                text += canvas.bytes.elements[Int(piece.start)..<Int(piece.end)]
             }
             return String(decoding: text, as: UTF8.self)
         }

@@ -375,11 +375,10 @@ public final class RenderSession {
         if previewCanvas.items.isEmpty {
             if let text = quoted.text { quote.appendPreview(text) }
         } else {
-            previewCanvas.bytes.withUnsafeBufferPointer { bytes in
-                for item in previewCanvas.items {
-                    if case let .text(start, end, _) = item { quote.appendPreview(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)])) }
-                    if case .lineBreak = item { quote.appendPreview(0x20) }
-                }
+            let bytes = previewCanvas.bytes.elements
+            for item in previewCanvas.items.elements {
+                if case let .text(start, end, _) = item { quote.appendPreview(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)])) }
+                if case .lineBreak = item { quote.appendPreview(0x20) }
             }
         }
         quote.endPreview()

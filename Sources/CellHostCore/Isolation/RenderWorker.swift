@@ -99,8 +99,8 @@ public enum RenderWorker {
             page?[1] = 0
             if rendered {
                 reply.renderedStep = 0
-                reply.bytes = canvas.bytes
-                reply.items = canvas.items
+                reply.bytes = Array(canvas.bytes.elements)
+                reply.items = Array(canvas.items.elements)
             }
             return
         }
@@ -123,8 +123,8 @@ public enum RenderWorker {
         }
         if let outcome = walk.outcome {
             reply.renderedStep = steps.firstIndex { $0.cls === outcome.cls && $0.messageClass == outcome.messageClass }
-            reply.bytes = canvas.bytes
-            reply.items = canvas.items
+            reply.bytes = Array(canvas.bytes.elements)
+            reply.items = Array(canvas.items.elements)
             reply.cells = canvas.blockCells
             reply.droppedLines = canvas.droppedLines
         }

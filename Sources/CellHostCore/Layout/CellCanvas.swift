@@ -69,8 +69,13 @@ enum ContentItem {
 /// The working surface of one message: the content a cell builds, its
 /// wrapped lines, and the final lines with chrome. Reused for every message.
 public final class CellCanvas {
-    var bytes: [UInt8] = []
-    var items: [ContentItem] = []
+    /// The content's text, then the glyphs of its rows and the chrome's
+    /// text: a list of the canvas's own (freed in its deinit), so that
+    /// appending a cell's text is a capacity check and a copy of memory.
+    var bytes = UnsafeList<UInt8>(capacity: 4096)
+    /// What the cells appended, in order (a list of the canvas's own too:
+    /// an append is a capacity check and a store).
+    var items = UnsafeList<ContentItem>()
     var blockCells: [cellhost_block_cell] = []
     /// The layout: the wrapped content's pieces (`Wrapper.wrap` replaces
     /// whatever was here), then the chrome's. Lists of the canvas's own
@@ -105,11 +110,11 @@ public final class CellCanvas {
     /// The dropped content so far ends inside a line.
     private var droppedOpenLine = false
 
-    public init() {
-        bytes.reserveCapacity(4096)
-    }
+    public init() {}
 
     deinit {
+        bytes.deallocate()
+        items.deallocate()
         pieces.deallocate()
         contentLines.deallocate()
         outputLines.deallocate()
@@ -122,8 +127,8 @@ public final class CellCanvas {
     /// are emptied only when there are some (emptying an array costs a
     /// generic `replaceSubrange`, some 85 instructions).
     func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        items.removeAll(keepingCapacity: true)
+        bytes.removeAll()
+        items.removeAll()
         if !blockCells.isEmpty { blockCells.removeAll(keepingCapacity: true) }
         outputLines.removeAll()
         lineEnds = 0
@@ -135,8 +140,8 @@ public final class CellCanvas {
     /// Gives back buffers grown past `threshold` bytes by a large message,
     /// so a reused canvas does not pin the memory of the largest one.
     func releaseLargeBuffers(threshold: Int = 1 << 20) {
-        if bytes.capacity > threshold { bytes = [] }
-        if items.capacity * MemoryLayout<ContentItem>.stride > threshold { items = [] }
+        bytes.release(above: threshold)
+        items.release(above: threshold)
         if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
         pieces.release(above: threshold)
         contentLines.release(above: threshold)
@@ -157,8 +162,8 @@ public final class CellCanvas {
     }
 
     func rollBack(to mark: Mark) {
-        bytes.removeSubrange(mark.bytes...)
-        items.removeSubrange(mark.items...)
+        bytes.truncate(to: mark.bytes)
+        items.truncate(to: mark.items)
         blockCells.removeSubrange(mark.cells...)
         lineEnds = mark.lineEnds
         truncated = mark.truncated
@@ -299,7 +304,7 @@ public final class CellCanvas {
         if bytes.count - start > remaining {
             var end = start + remaining
             while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 } // a character boundary
-            bytes.removeSubrange(end...)
+            bytes.truncate(to: end)
             cut = true
         }
         if bytes.count > start {

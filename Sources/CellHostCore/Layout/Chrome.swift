@@ -387,7 +387,7 @@ final class Chrome {
     /// equal name (one is added only when none has), so the entries of the
     /// message's sender id are looked at first: ids compare quickly, and the
     /// name of a sender met before is most often the same string.
-    private func senderName(_ message: Message, style: Style, maxWidth: Int, _ bytes: inout [UInt8]) -> Piece {
+    private func senderName(_ message: Message, style: Style, maxWidth: Int, _ bytes: inout UnsafeList<UInt8>) -> Piece {
         let name = message.senderName
         let sender = message.senderID
         var found: Int?
@@ -402,12 +402,12 @@ final class Chrome {
         }
         let start = bytes.count
         if let found {
-            bytes.append(contentsOf: names[found].bytes)
+            names[found].bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
             return Piece(start: Int32(start), end: Int32(bytes.count), width: names[found].width, style: style)
         }
         let piece = fitted(name, style: style, maxWidth: maxWidth, into: &bytes)
-        let entry = NameEntry(name: name, sender: sender, maxWidth: maxWidth, bytes: Array(bytes[Int(piece.start)..<Int(piece.end)]),
-                              width: piece.width)
+        let drawn = Array(UnsafeBufferPointer(rebasing: bytes.elements[Int(piece.start)..<Int(piece.end)]))
+        let entry = NameEntry(name: name, sender: sender, maxWidth: maxWidth, bytes: drawn, width: piece.width)
         if names.count < Chrome.namesKept { names.append(entry) } else { names[nextName] = entry }
         nextName = (nextName + 1) % Chrome.namesKept
         return piece
@@ -458,22 +458,28 @@ final class Chrome {
         out.endLine(from: first)
     }
 
-    private func rule(_ columns: Int, _ bytes: inout [UInt8], double: Bool = false) -> Piece {
+    private func rule(_ columns: Int, _ bytes: inout UnsafeList<UInt8>, double: Bool = false) -> Piece {
         let start = bytes.count
         // ─, or ═ for a conversation's heading
-        for _ in 0..<max(0, columns) { bytes += double ? [0xE2, 0x95, 0x90] : [0xE2, 0x94, 0x80] }
+        let middle: UInt8 = double ? 0x95 : 0x94
+        let last: UInt8 = double ? 0x90 : 0x80
+        for _ in 0..<max(0, columns) {
+            bytes.append(0xE2)
+            bytes.append(middle)
+            bytes.append(last)
+        }
         return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(max(0, columns)), style: .separator)
     }
 
-    /// Sanitized `text` as one piece appended to `bytes`, cut with "…" to
-    /// `maxWidth` columns.
-    func fitted(_ text: String, style: Style, maxWidth: Int, into bytes: inout [UInt8]) -> Piece {
+    /// Sanitized `text` as one piece appended to `bytes` (a canvas's), cut
+    /// with "…" to `maxWidth` columns.
+    func fitted(_ text: String, style: Style, maxWidth: Int, into bytes: inout UnsafeList<UInt8>) -> Piece {
         var text = text
         return text.withUTF8 { fitted(utf8: $0, style: style, maxWidth: maxWidth, into: &bytes) }
     }
 
     /// `fitted` for text given as valid UTF-8.
-    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, into bytes: inout [UInt8]) -> Piece {
+    func fitted(utf8 text: UnsafeBufferPointer<UInt8>, style: Style, maxWidth: Int, into bytes: inout UnsafeList<UInt8>) -> Piece {
         let start = bytes.count
         // Only the first columns are shown: a huge sender name or reply id
         // is not sanitized (and grown) whole. A cluster is at most 32 scalars.
@@ -484,11 +490,9 @@ final class Chrome {
             // Printable ASCII: one column per byte.
             return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(length), style: style)
         }
-        let (end, width, ellipsis) = bytes.withUnsafeMutableBufferPointer {
-            Chrome.fit($0, from: start, maxWidth: maxWidth, mode: mode)
-        }
-        bytes.removeSubrange(end...)
-        if ellipsis { bytes += [0xE2, 0x80, 0xA6] } // …
+        let (end, width, ellipsis) = Chrome.fit(bytes.mutableElements, from: start, maxWidth: maxWidth, mode: mode)
+        bytes.truncate(to: end)
+        if ellipsis { UTF8Repair.appendScalar(0x2026, to: &bytes) } // …
         return Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(width), style: style)
     }
 
@@ -656,7 +660,7 @@ final class Chrome {
     }
 
     /// `HH:MM` of the day's `second` (0 to 86 399), appended to `bytes`.
-    static func appendClock(_ second: Int, to bytes: inout [UInt8]) {
+    static func appendClock<Output: ByteSink>(_ second: Int, to bytes: inout Output) {
         let minutes = UInt32(truncatingIfNeeded: second) / 60
         let hour = UInt8(truncatingIfNeeded: minutes / 60 % 24)
         let minute = UInt8(truncatingIfNeeded: minutes % 60)

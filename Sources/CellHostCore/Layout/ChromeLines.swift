@@ -2,23 +2,22 @@
 /// message out: swapped out of the canvas at the start and back at the end
 /// (`take(from:)`, `giveBack(to:)`), so that each of the chrome's many
 /// small appends goes to a value of its own instead of through the
-/// canvas's stored property (for the bytes, a uniqueness check and a call
-/// each time). The chrome keeps one between messages, holding an empty
-/// array and small lists of its own (freed by `deallocate`): swapping
-/// costs no reference counting, and nothing is released.
+/// canvas's stored property. The chrome keeps one between messages,
+/// holding small lists of its own (freed by `deallocate`): swapping costs
+/// no reference counting, and nothing is released.
 struct ChromeLines {
-    var bytes: [UInt8] = []
+    var bytes = UnsafeList<UInt8>(capacity: 1)
     var pieces = UnsafeList<Piece>(capacity: 1)
     var lines = UnsafeList<Line>(capacity: 1)
 
-    /// Takes `canvas`'s arrays; it holds these (empty) ones until `giveBack(to:)`.
+    /// Takes `canvas`'s lists; it holds these (empty) ones until `giveBack(to:)`.
     mutating func take(from canvas: CellCanvas) {
         swap(&canvas.bytes, &bytes)
         swap(&canvas.pieces, &pieces)
         swap(&canvas.outputLines, &lines)
     }
 
-    /// Swaps the arrays back into `canvas`.
+    /// Swaps the lists back into `canvas`.
     mutating func giveBack(to canvas: CellCanvas) {
         swap(&canvas.bytes, &bytes)
         swap(&canvas.pieces, &pieces)
@@ -27,6 +26,7 @@ struct ChromeLines {
 
     /// Frees the lists held between messages (the owning chrome's deinit).
     func deallocate() {
+        bytes.deallocate()
         pieces.deallocate()
         lines.deallocate()
     }

@@ -36,9 +36,9 @@ extension CellCanvas {
         contentLines.truncate(to: keep)
         let text = "… \(hidden) more line" + (hidden == 1 ? "" : "s")
         // One column per character ("…" included): cut to the width.
-        let shown = String(text.prefix(max(1, width)))
+        var shown = String(text.prefix(max(1, width)))
         let start = bytes.count
-        bytes.append(contentsOf: shown.utf8)
+        shown.withUTF8 { bytes.append(contentsOf: $0) }
         let first = pieces.count
         let columns = shown.count
         pieces.append(Piece(start: Int32(start), end: Int32(bytes.count), width: Int32(columns), style: [.muted, .emphasis]))

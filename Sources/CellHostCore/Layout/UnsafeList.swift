@@ -1,10 +1,11 @@
 /// A growable list of plain values in memory it manages itself: a
-/// canvas's pieces and lines (which the wrapper and the chrome append to,
-/// and the encoder reads) and the wrapper's word and spaces being
-/// collected. A Swift array would pay a uniqueness check (and a call) on
-/// every append and a generic `replaceSubrange` on every
-/// `removeAll(keepingCapacity:)`; here an append is a capacity check and a
-/// store, and emptying sets the count.
+/// canvas's bytes, pieces and lines (which the cells, the wrapper and the
+/// chrome append to, and the encoders read) and the wrapper's word and
+/// spaces being collected. A Swift array would pay a uniqueness check (and
+/// a call) on every append, some 120 instructions on every
+/// `append(contentsOf:)` of a buffer, and a generic `replaceSubrange` on
+/// every `removeAll(keepingCapacity:)`; here an append is a capacity check
+/// and a store (or a copy of memory), and emptying sets the count.
 ///
 /// Only for trivial types (no references): elements are never
 /// deinitialized. Owned by one `CellCanvas` (or a chrome's `ChromeLines`,
@@ -15,7 +16,7 @@
 struct UnsafeList<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
 
     init(capacity: Int = 64) {
         self.capacity = max(1, capacity)
@@ -26,9 +27,21 @@ struct UnsafeList<Element> {
 
     @inline(__always)
     mutating func append(_ element: Element) {
-        if count == capacity { grow() }
+        if count == capacity { grow(toHold: count &+ 1) }
         (base + count).initialize(to: element)
         count &+= 1
+    }
+
+    /// Appends a copy of `buffer`'s elements (a cell's text into a canvas's
+    /// bytes). `buffer` must not point into this list: growing would free
+    /// it before the copy (`appendCopies(of:)` copies from the list itself).
+    @inline(__always)
+    mutating func append(contentsOf buffer: UnsafeBufferPointer<Element>) {
+        guard let source = buffer.baseAddress else { return }
+        let added = buffer.count
+        if added > capacity &- count { grow(toHold: count + added) }
+        (base + count).initialize(from: source, count: added)
+        count &+= added
     }
 
     /// Element `index` (< `count`, not checked: indices come from the
@@ -41,7 +54,7 @@ struct UnsafeList<Element> {
     @inline(__always)
     mutating func appendCopies(of range: Range<Int>) {
         let added = range.count
-        while count &+ added > capacity { grow() }
+        if added > capacity &- count { grow(toHold: count + added) }
         // The copies go past `count`, so they never overlap the originals.
         (base + count).initialize(from: base + range.lowerBound, count: added)
         count &+= added
@@ -61,12 +74,19 @@ struct UnsafeList<Element> {
     /// The elements, valid until the next append.
     var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 
-    private mutating func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
+    /// The elements, to change in place (the chrome cuts text to a width
+    /// where it was sanitized); valid until the next append.
+    var mutableElements: UnsafeMutableBufferPointer<Element> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+    /// Moves the elements to memory for at least `minimum` of them (twice
+    /// the capacity, or more for a large append).
+    private mutating func grow(toHold minimum: Int) {
+        let larger = max(capacity * 2, minimum)
+        let memory = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        memory.moveInitialize(from: base, count: count)
         base.deallocate()
-        base = larger
-        capacity *= 2
+        base = memory
+        capacity = larger
     }
 
     /// Empties the list and gives its memory back when it holds more than

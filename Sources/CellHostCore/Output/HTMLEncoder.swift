@@ -278,25 +278,24 @@ struct ContentWriter {
     }
 
     mutating func write() {
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for item in canvas.items {
-                switch item {
-                case let .text(start, end, style):
-                    guard end > start else { continue }
-                    if wroteContent && (pendingEnds > 0 || afterRow) { endFirstLine() }
-                    openText()
-                    writeRun(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), style)
-                    wroteContent = true
-                    afterRow = false
-                case .lineBreak:
-                    pendingEnds += 1
-                case let .row(start, count):
-                    if wroteContent { endFirstLine() }
-                    openRows()
-                    writeRow(Int(start), min(Int(count), width))
-                    wroteContent = true
-                    afterRow = true
-                }
+        let bytes = canvas.bytes.elements
+        for item in canvas.items.elements {
+            switch item {
+            case let .text(start, end, style):
+                guard end > start else { continue }
+                if wroteContent && (pendingEnds > 0 || afterRow) { endFirstLine() }
+                openText()
+                writeRun(UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), style)
+                wroteContent = true
+                afterRow = false
+            case .lineBreak:
+                pendingEnds += 1
+            case let .row(start, count):
+                if wroteContent { endFirstLine() }
+                openRows()
+                writeRow(Int(start), min(Int(count), width))
+                wroteContent = true
+                afterRow = true
             }
         }
         endFirstLine()

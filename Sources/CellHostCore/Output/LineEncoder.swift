@@ -45,17 +45,11 @@ struct LineEncoder {
     }
 
     /// Calls `body` with the output lines, pieces and bytes of `canvas`,
-    /// opened once for all lines (not once per piece or line). The bytes
-    /// are opened through a mutable buffer pointer: a read-only one,
-    /// through the class, would retain and release the array.
+    /// opened once for all lines (not once per piece or line).
     @inline(__always)
     private func withLaidOut(_ canvas: CellCanvas,
                              _ body: (UnsafeBufferPointer<Line>, UnsafeBufferPointer<Piece>, UnsafeBufferPointer<UInt8>) -> Void) {
-        let lines = canvas.outputLines.elements
-        let pieces = canvas.pieces.elements
-        canvas.bytes.withUnsafeMutableBufferPointer { bytes in
-            body(lines, pieces, UnsafeBufferPointer(bytes))
-        }
+        body(canvas.outputLines.elements, canvas.pieces.elements, canvas.bytes.elements)
     }
 
     /// What is written of `line`, in order: `text` with each run of bytes
@@ -97,41 +91,40 @@ struct LineEncoder {
 
     private func writeLine(_ canvas: CellCanvas, _ index: Int, colored: Bool, to out: OutputBuffer) {
         let pieces = writtenPieces(canvas, index)
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            // A run of colour-only cells (a preview row) shares escape
-            // sequences: a cell with the colours in effect adds only its
-            // character, and the reset is written only where the next cell's
-            // colours would not replace every colour set.
-            var inEffect: Piece?
-            for position in pieces {
-                let piece = canvas.pieces[position]
-                let text = UnsafeBufferPointer(rebasing: bytes[max(0, Int(piece.start))..<max(0, Int(piece.end))])
-                if colored, piece.start >= 0, ANSIStyle.isColourOnly(piece) {
-                    if let current = inEffect, ANSIStyle.sameColours(current, piece) {
-                        out.append(text)
-                        continue
-                    }
-                    if let current = inEffect, !current.style.isSubset(of: piece.style) { out.append("\u{1B}[0m") }
-                    _ = ANSIStyle.appendBlockSequence(for: piece, depth: settings.depth, to: out)
+        let bytes = canvas.bytes.elements
+        // A run of colour-only cells (a preview row) shares escape
+        // sequences: a cell with the colours in effect adds only its
+        // character, and the reset is written only where the next cell's
+        // colours would not replace every colour set.
+        var inEffect: Piece?
+        for position in pieces {
+            let piece = canvas.pieces[position]
+            let text = UnsafeBufferPointer(rebasing: bytes[max(0, Int(piece.start))..<max(0, Int(piece.end))])
+            if colored, piece.start >= 0, ANSIStyle.isColourOnly(piece) {
+                if let current = inEffect, ANSIStyle.sameColours(current, piece) {
                     out.append(text)
-                    inEffect = piece
                     continue
                 }
-                if inEffect != nil {
-                    out.append("\u{1B}[0m")
-                    inEffect = nil
-                }
-                if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
-                if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
-                    out.append(contentsOf: sgr)
-                    out.append(text)
-                    out.append("\u{1B}[0m")
-                } else {
-                    out.append(text)
-                }
+                if let current = inEffect, !current.style.isSubset(of: piece.style) { out.append("\u{1B}[0m") }
+                _ = ANSIStyle.appendBlockSequence(for: piece, depth: settings.depth, to: out)
+                out.append(text)
+                inEffect = piece
+                continue
             }
-            if inEffect != nil { out.append("\u{1B}[0m") }
+            if inEffect != nil {
+                out.append("\u{1B}[0m")
+                inEffect = nil
+            }
+            if piece.start < 0 { out.appendSpaces(Int(piece.width)); continue }
+            if colored, let sgr = ANSIStyle.sequence(for: piece, depth: settings.depth) {
+                out.append(contentsOf: sgr)
+                out.append(text)
+                out.append("\u{1B}[0m")
+            } else {
+                out.append(text)
+            }
         }
+        if inEffect != nil { out.append("\u{1B}[0m") }
     }
 
     private func writeJSON(_ canvas: CellCanvas, message: Message, outcome: RenderOutcome, line: Int, to out: OutputBuffer) {
@@ -192,37 +185,36 @@ struct LineEncoder {
         guard !canvas.blockCells.isEmpty else { return }
         let colored: Style = [.customForeground, .customBackground]
         var first = true
-        canvas.bytes.withUnsafeBufferPointer { bytes in
-            for (index, line) in canvas.outputLines.elements.enumerated() {
-                let pieces = Int(line.firstPiece)..<Int(line.endPiece)
-                guard pieces.contains(where: { !canvas.pieces[$0].style.isDisjoint(with: colored) }) else { continue }
-                out.append(contentsOf: first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
-                first = false
-                var position = pieces.lowerBound
-                var firstSpan = true
-                while position < pieces.upperBound {
-                    let piece = canvas.pieces[position]
-                    scratch.removeAll()
-                    var next = position
-                    while next < pieces.upperBound, Self.sameColors(canvas.pieces[next], piece) {
-                        let each = canvas.pieces[next]
-                        if each.start < 0 {
-                            scratch.appendSpaces(Int(each.width))
-                        } else {
-                            scratch.append(UnsafeBufferPointer(rebasing: bytes[Int(each.start)..<Int(each.end)]))
-                        }
-                        next += 1
+        let bytes = canvas.bytes.elements
+        for (index, line) in canvas.outputLines.elements.enumerated() {
+            let pieces = Int(line.firstPiece)..<Int(line.endPiece)
+            guard pieces.contains(where: { !canvas.pieces[$0].style.isDisjoint(with: colored) }) else { continue }
+            out.append(contentsOf: first ? "{\"line\":\(index),\"spans\":[" : ",{\"line\":\(index),\"spans\":[")
+            first = false
+            var position = pieces.lowerBound
+            var firstSpan = true
+            while position < pieces.upperBound {
+                let piece = canvas.pieces[position]
+                scratch.removeAll()
+                var next = position
+                while next < pieces.upperBound, Self.sameColors(canvas.pieces[next], piece) {
+                    let each = canvas.pieces[next]
+                    if each.start < 0 {
+                        scratch.appendSpaces(Int(each.width))
+                    } else {
+                        scratch.append(UnsafeBufferPointer(rebasing: bytes[Int(each.start)..<Int(each.end)]))
                     }
-                    out.append(firstSpan ? "{\"text\":" : ",{\"text\":")
-                    firstSpan = false
-                    scratch.withBytes { JSONText.appendString($0, to: out) }
-                    if piece.style.contains(.customForeground) { out.append(contentsOf: ",\"fg\":\"\(Self.hex(piece.foreground))\"") }
-                    if piece.style.contains(.customBackground) { out.append(contentsOf: ",\"bg\":\"\(Self.hex(piece.background))\"") }
-                    out.append("}")
-                    position = next
+                    next += 1
                 }
-                out.append("]}")
+                out.append(firstSpan ? "{\"text\":" : ",{\"text\":")
+                firstSpan = false
+                scratch.withBytes { JSONText.appendString($0, to: out) }
+                if piece.style.contains(.customForeground) { out.append(contentsOf: ",\"fg\":\"\(Self.hex(piece.foreground))\"") }
+                if piece.style.contains(.customBackground) { out.append(contentsOf: ",\"bg\":\"\(Self.hex(piece.background))\"") }
+                out.append("}")
+                position = next
             }
+            out.append("]}")
         }
     }
 

@@ -13,15 +13,15 @@ import CUTF8Proc
 ///
 /// Newlines are not handled here: the builder splits text into lines first.
 public enum Sanitizer {
-    /// Appends the sanitized form of `input` to `output`. Returns true when
-    /// the input was printable ASCII (the output is then a plain copy, one
-    /// column per byte).
+    /// Appends the sanitized form of `input` to `output` (an array, or a
+    /// canvas's bytes). Returns true when the input was printable ASCII (the
+    /// output is then a plain copy, one column per byte).
     ///
     /// With `keepingNewlines`, '\n' passes through (for strings handed to
     /// plugins, whose line breaks the builder honours).
     @discardableResult
-    public static func sanitize(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8],
-                                keepingNewlines: Bool = false) -> Bool {
+    public static func sanitize<Output: ByteSink>(_ input: UnsafeBufferPointer<UInt8>, into output: inout Output,
+                                                  keepingNewlines: Bool = false) -> Bool {
         // Safe text (printable ASCII, and valid UTF-8 of visible
         // characters) is copied a run at a time; only what must change is
         // looked at on its own.
@@ -120,16 +120,19 @@ public enum Sanitizer {
 
     /// Appends what replaces the unsafe character or sequence at `position`
     /// (nothing, for an escape sequence) and returns the position after it.
-    private static func replaceUnsafe(_ input: UnsafeBufferPointer<UInt8>, at position: Int,
-                                      into output: inout [UInt8]) -> Int {
+    private static func replaceUnsafe<Output: ByteSink>(_ input: UnsafeBufferPointer<UInt8>, at position: Int,
+                                                        into output: inout Output) -> Int {
         let byte = input[position]
         if byte == 0x1B { return skipEscape(input, position + 1) }
-        if byte == 0x09 { output.append(contentsOf: [0x20, 0x20, 0x20, 0x20]); return position + 1 }
-        if byte < 0x20 { appendScalarBytes(0x2400 + UInt32(byte), to: &output); return position + 1 }
-        if byte == 0x7F { appendScalarBytes(0x2421, to: &output); return position + 1 }
+        if byte == 0x09 {
+            for _ in 0..<4 { output.append(0x20) }
+            return position + 1
+        }
+        if byte < 0x20 { UTF8Repair.appendScalar(0x2400 + UInt32(byte), to: &output); return position + 1 }
+        if byte == 0x7F { UTF8Repair.appendScalar(0x2421, to: &output); return position + 1 }
         let length = UTF8Repair.validSequenceLength(input, position)
         guard length > 0 else {
-            output.append(contentsOf: UTF8Repair.replacement)
+            UTF8Repair.appendScalar(0xFFFD, to: &output)
             return position + UTF8Repair.invalidSubpartLength(input, position)
         }
         let scalar = decode(input, position, length)
@@ -169,10 +172,11 @@ public enum Sanitizer {
         return category == UTF8PROC_CATEGORY_CF
     }
 
-    static func appendVisible(_ scalar: UInt32, to output: inout [UInt8]) {
+    static func appendVisible<Output: ByteSink>(_ scalar: UInt32, to output: inout Output) {
         var hex = String(scalar, radix: 16, uppercase: true)
         while hex.count < 4 { hex = "0" + hex }
-        output.append(contentsOf: "<U+\(hex)>".utf8)
+        var shown = "<U+\(hex)>"
+        shown.withUTF8 { output.append(contentsOf: $0) }
     }
 
     @inline(__always)
@@ -185,10 +189,6 @@ public enum Sanitizer {
             return (lead & 0x07) << 18 | UInt32(input[position + 1] & 0x3F) << 12
                 | UInt32(input[position + 2] & 0x3F) << 6 | UInt32(input[position + 3] & 0x3F)
         }
-    }
-
-    static func appendScalarBytes(_ scalar: UInt32, to output: inout [UInt8]) {
-        UTF8Repair.appendScalar(scalar, to: &output)
     }
 
     /// Skips an escape sequence whose ESC was at `position - 1`; returns the

@@ -22,7 +22,7 @@ enum UTF8Repair {
     }
 
     /// Appends one scalar as UTF-8 (U+FFFD for surrogates and out-of-range values).
-    static func appendScalar(_ value: UInt32, to output: inout [UInt8]) {
+    static func appendScalar<Output: ByteSink>(_ value: UInt32, to output: inout Output) {
         let scalar = (value >= 0xD800 && value < 0xE000) || value > 0x10FFFF ? 0xFFFD : value
         switch scalar {
         case 0..<0x80: output.append(UInt8(scalar))

@@ -242,9 +242,9 @@ private final class Performer {
         guard observation.result == "rendered" else { return observation }
         var text: [UInt8] = []
         var lines = canvas.items.isEmpty ? 0 : 1
-        for item in canvas.items {
+        for item in canvas.items.elements {
             switch item {
-            case let .text(start, end, _): text += canvas.bytes[Int(start)..<Int(end)]
+            case let .text(start, end, _): text += canvas.bytes.elements[Int(start)..<Int(end)]
             case .lineBreak, .row: lines += 1
             }
         }
@@ -263,8 +263,8 @@ private final class Performer {
                 value >>= 8
             }
         }
-        for byte in canvas.bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        for item in canvas.items {
+        for byte in canvas.bytes.elements { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for item in canvas.items.elements {
             switch item {
             case let .text(start, end, style): mix(1); mix(UInt64(UInt32(bitPattern: start))); mix(UInt64(UInt32(bitPattern: end))); mix(UInt64(style.rawValue))
             case .lineBreak: mix(2)
