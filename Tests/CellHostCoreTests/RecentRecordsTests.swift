@@ -2,8 +2,9 @@ import XCTest
 @testable import CellHostCore
 
 /// The reply-quote ring answers exactly as a dictionary of the last
-/// `capacity` distinct ids would: its own hash table (linear probing with
-/// deletion by backward shift) loses no id and keeps no evicted one.
+/// `capacity` distinct ids would: its own hash table (linear probing, an
+/// evicted id's entry left stale until the table is rebuilt) loses no id
+/// and keeps no evicted one.
 final class RecentRecordsTests: XCTestCase {
     static let cls = RuntimeClass(name: "TestCell", pluginID: "test", messageClasses: ["text"], rank: 0,
                                   instanceSize: 0, selectors: SelectorTable())
@@ -69,22 +70,26 @@ final class RecentRecordsTests: XCTestCase {
     }
 
     func test_idsWithTheSameHomePosition_areAllFound_andEvictedInOrder() {
-        // Ids whose hashes share their low bits probe one run of the table.
+        // Ids whose hashes share their low bits (more than the table of
+        // 64 positions uses) probe one run of the table.
         var recent = RecentRecords(capacity: 8)
         var colliding: [String] = []
         var candidate = 0
-        let home = RecentRecords.hash("seed") & 15
-        while colliding.count < 12 {
+        let home = RecentRecords.hash("seed") & 127
+        while colliding.count < 40 {
             let id = "c\(candidate)"
-            if RecentRecords.hash(id) & 15 == home { colliding.append(id) }
+            if RecentRecords.hash(id) & 127 == home { colliding.append(id) }
             candidate += 1
         }
+        // Remembered in turn, they leave stale entries on the run until the
+        // table is rebuilt (at 16 entries): each time, the last eight are
+        // found with their records, and the ones before are not.
         for (number, id) in colliding.enumerated() {
             [UInt8(number)].withUnsafeBufferPointer { recent.remember(id: id, record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
-        }
-        // The first four were evicted; the last eight are found with their records.
-        for (number, id) in colliding.enumerated() {
-            XCTAssertEqual(recent.lookup(id).map { Array($0.record) }, number < 4 ? nil : [UInt8(number)], id)
+            for (other, otherID) in colliding.enumerated() {
+                XCTAssertEqual(recent.lookup(otherID).map { Array($0.record) },
+                               other <= number && other > number - 8 ? [UInt8(other)] : nil, "after \(number): \(otherID)")
+            }
         }
     }
 

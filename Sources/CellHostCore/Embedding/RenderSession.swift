@@ -58,20 +58,24 @@ final class RenderSlot {
         return false
     }
 
-    /// Empties what the message before left (its content, outcome, logs
-    /// and notes) for the next. `RenderSession.load` does it, unless the
+    /// Empties what the message before left (its content, logs, notes and
+    /// paused walk) for the next. `RenderSession.load` does it, unless the
     /// render workers' owning thread did it when it wrote the slot out
-    /// (`RenderWorkers.finishInOrder`): the canvas's and the outcome's
-    /// lines are in that thread's cache then, and a worker emptying them
-    /// (`CellCanvas.reset`'s uniqueness checks and two `replaceSubrange`
-    /// calls, some 210 instructions, and the outcome's release, 60)
-    /// fetched them from it.
+    /// (`RenderWorkers.finishInOrder`): the canvas's lines are in that
+    /// thread's cache then, and a worker emptying them (`CellCanvas.reset`'s
+    /// uniqueness checks and two `replaceSubrange` calls, some 210
+    /// instructions) fetched them from it.
+    /// The outcome is left to the next walk (`RenderSession.walk` sets it,
+    /// nil when the walk pauses): releasing it here released its class on
+    /// this thread, just after a render worker retained it for the walk
+    /// that made it, so the class's reference count moved between the two
+    /// cores twice a message; the worker that replaces it holds that count
+    /// in its cache already.
     func clear() {
         canvas.reset()
         // Checked first: removeAll costs a uniqueness check even when empty.
         if !logs.isEmpty { logs.removeAll() }
         if !notes.isEmpty { notes.removeAll() }
-        outcome = nil
         walk = nil
     }
 
@@ -204,8 +208,10 @@ public final class RenderSession {
     /// Walks the chain of a loaded record as far as this thread can: on the
     /// runtime's own thread, to the end or to a class that runs in a worker
     /// process; on a render worker thread, to the end or to a class that is
-    /// not thread-safe. Returns false when the walk paused (`slot.walk`);
-    /// `resolve` or `resume` finishes it.
+    /// not thread-safe. Sets `slot.outcome` (the one of the slot's message
+    /// before is replaced here, `RenderSlot.clear`); returns false, with
+    /// no outcome, when the walk paused (`slot.walk`): `resolve` or
+    /// `resume` finishes it.
     func walk(_ slot: RenderSlot, order: UInt64) -> Bool {
         let message = slot.message
         var flags: UInt32 = 0
@@ -229,6 +235,8 @@ public final class RenderSession {
                 defer { state.logCapture = nil }
                 if renderer.advance(walk, message, into: slot.canvas, width: contentWidth, flags: flags, state: state) != nil
                     || walk.isPaused {
+                    // Checked first: assigning releases the old value even when nil.
+                    if slot.isRendered { slot.outcome = nil }
                     slot.walk = walk
                     slot.width = contentWidth
                     slot.flags = flags
