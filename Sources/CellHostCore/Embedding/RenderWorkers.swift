@@ -31,10 +31,12 @@ import Synchronization
 /// thread takes back the oldest slot, waiting for it, while more are in
 /// flight; one record more, and what the workers are rendering, may pass).
 ///
-/// A side that runs out of work sleeps until a run of `wakeAfter` slots is
-/// ready for it, not one (a wake-up costs both threads a system call and a
-/// context switch), unless the other side would wait for it (the input
-/// would wait, a diagnostic, the end, a full ring): then at once.
+/// A side that runs out of work sleeps until a run of slots is ready for
+/// it, not one (a wake-up costs both threads a system call and a context
+/// switch), unless the other side would wait for it (the input would wait,
+/// a diagnostic, the end, a full ring): then at once. A worker sleeps for
+/// `wakeAfter` slots, the owning thread for `ownerWakeAfter` (half the
+/// ring; see there).
 ///
 /// Thread safety: a slot belongs to the owning thread until it is
 /// published, then to the worker that claims it until its `done` flag is
@@ -88,6 +90,17 @@ final class RenderWorkers: @unchecked Sendable {
     /// side idle for long stretches (10⁶ `real` messages: 2.7–3.0 s wall
     /// against 2.0–2.2 s with runs of 4 to 32, for the same CPU time).
     private let wakeAfter: Int
+    /// The owning thread, waiting for the oldest slot, sleeps until this
+    /// many are done: half the ring. It waits when the ring is full (the
+    /// workers are the slower side), so the workers still have the other
+    /// half queued while it sleeps and never run dry for it; and a worker
+    /// wakes it once per half ring instead of once per `wakeAfter` slots.
+    /// Waking is the costly side in a VM (the waker's `futex` wake sends
+    /// an interrupt to the idle core: 4.4 % of all CPU samples of a 10⁶
+    /// `real` render on the 2-vCPU VM when it woke the owning thread every
+    /// 32 slots). With fewer slots in flight (a live stream, the end) it
+    /// waits for the newest.
+    private let ownerWakeAfter: Int
     /// While the owning thread sleeps: the position + 1 of the slot that,
     /// done after the oldest, wakes it (`waitForWorkers`); 0: awake.
     private let ownerWaiting = Atomic<Int>(0)
@@ -125,6 +138,7 @@ final class RenderWorkers: @unchecked Sendable {
         rendered = (0..<self.threads).map { _ in Counter() }
         self.batch = max(1, min(batch, count / 2))
         wakeAfter = self.batch
+        ownerWakeAfter = max(self.batch, count / 2)
         self.byteBudget = max(1, byteBudget)
         self.emit = emit
     }
@@ -262,13 +276,13 @@ final class RenderWorkers: @unchecked Sendable {
     }
 
     /// Sleeps until the oldest slot in flight is done, and the one
-    /// `wakeAfter` - 1 after it (or the newest, so a live stream still
+    /// `ownerWakeAfter` - 1 after it (or the newest, so a live stream still
     /// sees each message at once): then a run of slots is ready, not one.
     /// After a crash, the oldest slot alone is waited for.
     private func waitForWorkers() {
         publish(waking: true)
         let oldest = done[returned & mask]
-        var last = min(returned + wakeAfter, acquired) - 1
+        var last = min(returned + ownerWakeAfter, acquired) - 1
         finished.lock()
         workersWrap.store(false, ordering: .relaxed)
         ownerWaiting.store(last + 1, ordering: .sequentiallyConsistent)
