@@ -86,4 +86,35 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(restart("text").steps.first, "SecondCell/text", "a changed registry is looked up again")
         XCTAssertEqual(restart("text").steps.first, "SecondCell/text")
     }
+
+    /// A walk whose messages alternate between classes takes back its
+    /// spare chain (the one before the last), and gives the registry's
+    /// chain for every class in every order, also after the registry changed.
+    func testRendererRestartAlternatingClasses() {
+        let runtime = Runtime()
+        runtime.registry.register(Self.first, forMessageClass: "text")
+        runtime.registry.register(Self.second, forMessageClass: "file")
+        let renderer = MessageRenderer(runtime: runtime)
+        let walk = ChainWalk(steps: [])
+        func restart(_ type: String) {
+            let message = Message()
+            message.type = type
+            message.typeIsMissing = false
+            walk.next = 1
+            walk.attempts.append(FallbackAttempt(messageClass: "x", className: nil, pluginID: nil, result: "declined"))
+            renderer.restart(walk, for: message, state: runtime.state)
+            let chain = runtime.registry.chain(for: type)
+            XCTAssertEqual(describe(walk), chain.steps.map { "\($0.cls.name)/\($0.messageClass)" }, type)
+            XCTAssertEqual(walk.next, 0)
+            XCTAssertEqual(walk.attempts.map(\.result), chain.isUnregistered ? ["unregistered"] : [], type)
+        }
+        for type in ["text", "file", "text", "file", "file", "nope", "text", "nope", "file", "text", "", "text"] {
+            restart(type)
+        }
+        runtime.registry.override("file", with: Self.first)
+        for type in ["file", "text", "file", "nope", "text", "text", "file"] {
+            restart(type)
+        }
+        XCTAssertEqual(describe(walk).first, "FirstCell/file")
+    }
 }

@@ -69,20 +69,52 @@ final class ChainWalk {
     private(set) var chainGeneration = 0
     private(set) var chainIsUnregistered = false
 
+    /// The chain the walk had before its current one, kept the same way
+    /// (nil type: none): a slot's walk sees messages a ring's length apart,
+    /// whose classes alternate between a few (`text` and one media class,
+    /// mostly), so the chain it needs is often the one before. Swapping the
+    /// two back costs no look-up and no reference counting
+    /// (`takeSpareChain`).
+    private var spareSteps: [Registry.Step] = []
+    private var spareType: String?
+    private var spareGeneration = 0
+    private var spareIsUnregistered = false
+
     init(steps: [Registry.Step]) { self.steps = steps }
 
     /// Makes this walk a new one over `steps` (a render session reuses one
     /// walk per slot instead of allocating one a message), the chain of
-    /// `type` at registry `generation`.
+    /// `type` at registry `generation`; the chain it had becomes its spare.
     /// Nearly every message of a stream has the chain of the one before, so
     /// `steps` is kept when it is that same array: assigning it would retain
     /// and release an array that every render thread's walks hold.
     func restart(steps: [Registry.Step], type: String, generation: Int, isUnregistered: Bool) {
-        if !Self.isSameArray(self.steps, steps) { self.steps = steps }
+        if !Self.isSameArray(self.steps, steps) {
+            if chainType != nil { swapChains() }
+            self.steps = steps
+        }
         if chainType != type { chainType = type }
         chainGeneration = generation
         chainIsUnregistered = isUnregistered
         restart()
+    }
+
+    /// When the spare chain is that of `type` at registry `generation`:
+    /// makes it the walk's chain (the current one becomes the spare),
+    /// restarts the walk over it and returns true. Otherwise changes nothing.
+    func takeSpareChain(type: String, generation: Int) -> Bool {
+        guard spareGeneration == generation, spareType == type else { return false }
+        swapChains()
+        restart()
+        return true
+    }
+
+    /// Exchanges the current chain and the spare (moves: no reference counting).
+    private func swapChains() {
+        swap(&steps, &spareSteps)
+        swap(&chainType, &spareType)
+        swap(&chainGeneration, &spareGeneration)
+        swap(&chainIsUnregistered, &spareIsUnregistered)
     }
 
     /// Makes this walk a new one over the steps it has.
@@ -148,17 +180,21 @@ struct MessageRenderer {
     /// no walk of an earlier message may still be in use). `state` is the
     /// calling thread's (`runtime.state`).
     ///
-    /// A walk keeps the chain of its last message: when the next one has the
-    /// same class (about half the messages of the `real` mix) and the
-    /// registry has not changed, the chain is not looked up (a copy out of
-    /// the thread's cache retained and released its steps, an array every
-    /// thread's walks share).
+    /// A walk keeps the chain of its last message and the one before
+    /// (`ChainWalk.takeSpareChain`): when the next message has one of those
+    /// classes (about half the messages of the `real` mix have the class of
+    /// the last, three in four one of the two) and the registry has not
+    /// changed, the chain is not looked up (a copy out of the thread's
+    /// cache retained and released its steps, an array every thread's
+    /// walks share).
     func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
         let registry = runtime.registry
         let generation = registry.generation
         let type = message.type
         if walk.chainGeneration == generation, walk.chainType == type {
             walk.restart()
+        } else if walk.takeSpareChain(type: type, generation: generation) {
+            // The chain before the last one.
         } else {
             let chain = state.chain(for: type, in: registry, generation: generation)
             walk.restart(steps: chain.steps, type: type, generation: generation, isUnregistered: chain.isUnregistered)
