@@ -101,7 +101,7 @@ final class ChainWalkTests: XCTestCase {
             message.type = type
             message.typeIsMissing = false
             walk.next = 1
-            walk.attempts.append(FallbackAttempt(messageClass: "x", className: nil, pluginID: nil, result: "declined"))
+            walk.record(FallbackAttempt(messageClass: "x", className: nil, pluginID: nil, result: "declined"))
             renderer.restart(walk, for: message, state: runtime.state)
             let chain = runtime.registry.chain(for: type)
             XCTAssertEqual(describe(walk), chain.steps.map { "\($0.cls.name)/\($0.messageClass)" }, type)

@@ -54,7 +54,12 @@ final class ChainWalk {
     /// message on).
     var order: UInt64 = 0
     var next = 0
-    var attempts: [FallbackAttempt] = []
+    /// The candidates that did not render the message so far (`record`).
+    private(set) var attempts: [FallbackAttempt] = []
+    /// True when `attempts` has elements: a walk reads this instead of the
+    /// array's count, which is in the array's buffer, a cache line of its
+    /// own that is cold by the time a slot's walk is reused.
+    private(set) var hasAttempts = false
     /// Set when a candidate rendered the message (or the last resort did).
     var outcome: RenderOutcome?
     /// Steps whose class crashed (or hung) on this message in a worker: the
@@ -117,13 +122,24 @@ final class ChainWalk {
         swap(&chainIsUnregistered, &spareIsUnregistered)
     }
 
-    /// Makes this walk a new one over the steps it has.
+    /// Makes this walk a new one over the steps it has. Attempts are let
+    /// go rather than removed in place: the outcome they went into
+    /// (`Fallback`) shares their buffer, which removing would copy.
     func restart() {
         order = 0
         next = 0
-        if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
+        if hasAttempts {
+            attempts = []
+            hasAttempts = false
+        }
         outcome = nil
         if !crashes.isEmpty { crashes.removeAll() }
+    }
+
+    /// Adds a candidate that did not render the message.
+    func record(_ attempt: FallbackAttempt) {
+        attempts.append(attempt)
+        hasAttempts = true
     }
 
     /// Whether `a` and `b` are one array (the same storage): then they have
@@ -200,9 +216,9 @@ struct MessageRenderer {
             walk.restart(steps: chain.steps, type: type, generation: generation, isUnregistered: chain.isUnregistered)
         }
         if message.typeIsMissing {
-            walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
+            walk.record(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if walk.chainIsUnregistered {
-            walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
+            walk.record(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
         }
     }
 
@@ -265,11 +281,11 @@ struct MessageRenderer {
         if let supervisor {
             if let reason = supervisor.disabledReason(cls, order: walk.order) {
                 if let crashed = walk.crashes[index] {
-                    walk.attempts.append(crashed)
+                    walk.record(crashed)
                 } else {
                     var skipped = Self.attempt(walk.steps[index], "disabled")
                     skipped.detail = reason
-                    walk.attempts.append(skipped)
+                    walk.record(skipped)
                 }
                 walk.next += 1
                 return .tried
@@ -287,7 +303,7 @@ struct MessageRenderer {
         if let reason = cls.ensureBound() {
             var failed = Self.attempt(walk.steps[index], "error")
             failed.detail = reason
-            walk.attempts.append(failed)
+            walk.record(failed)
             return .tried
         }
         // Its library is open now: render workers may call it from here on.
@@ -306,7 +322,7 @@ struct MessageRenderer {
                 }
             }
             if !accepted {
-                walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+                walk.record(Self.attempt(walk.steps[index], "declined"))
                 return .tried
             }
         }
@@ -328,11 +344,11 @@ struct MessageRenderer {
         }
         canvas.rollBack(to: mark)
         if result == Int32(CELLHOST_DECLINED) {
-            walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+            walk.record(Self.attempt(walk.steps[index], "declined"))
         } else {
             var failed = Self.attempt(walk.steps[index], "error")
             failed.detail = render._withUnsafeGuaranteedRef { state.lastError[$0.owner.pluginID] }
-            walk.attempts.append(failed)
+            walk.record(failed)
         }
         return .tried
     }
@@ -344,7 +360,7 @@ struct MessageRenderer {
 
     /// The outcome when `cls`, tried as `messageClass`, rendered the message.
     func outcome(_ walk: ChainWalk, _ cls: RuntimeClass, _ messageClass: __owned String) -> RenderOutcome {
-        let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts)
+        let fallback = walk.hasAttempts ? Fallback(attempts: walk.attempts) : nil
         return RenderOutcome(cls: cls, messageClass: messageClass, fallback: fallback)
     }
 
