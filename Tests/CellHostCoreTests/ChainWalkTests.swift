@@ -87,6 +87,39 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(restart("text").steps.first, "SecondCell/text")
     }
 
+    /// `exchange` swaps everything: a paused walk moved into a slot's walk
+    /// goes on there where it stopped, with its attempts and outcome, and
+    /// the thread's walk restarts cleanly over the chain it was given.
+    func testExchangeMovesTheWalk() {
+        let thread = ChainWalk(steps: [])
+        let slot = ChainWalk(steps: [])
+        thread.restart(steps: Self.steps([Self.first, Self.second], "text"), type: "text", generation: 3, isUnregistered: false)
+        thread.order = 7
+        thread.next = 1
+        thread.record(FallbackAttempt(messageClass: "text", className: "FirstCell", pluginID: "test", result: "declined"))
+        XCTAssertTrue(thread.isPaused)
+        thread.exchange(with: slot)
+        XCTAssertEqual(describe(slot), ["FirstCell/text", "SecondCell/text"])
+        XCTAssertEqual(slot.order, 7)
+        XCTAssertEqual(slot.next, 1)
+        XCTAssertTrue(slot.isPaused)
+        XCTAssertEqual(slot.attempts.map(\.result), ["declined"])
+        XCTAssertTrue(slot.hasAttempts)
+        XCTAssertEqual(slot.chainType, "text")
+        XCTAssertEqual(slot.chainGeneration, 3)
+        XCTAssertEqual(describe(thread), [])
+        XCTAssertFalse(thread.hasAttempts)
+        XCTAssertNil(thread.chainType)
+        XCTAssertFalse(thread.isPaused)
+        slot.outcome = RenderOutcome(cls: Self.second, messageClass: "text", fallback: Fallback(attempts: slot.attempts))
+        slot.exchange(with: thread)
+        XCTAssertTrue(thread.outcome?.cls === Self.second)
+        thread.restart()
+        XCTAssertNil(thread.outcome)
+        XCTAssertTrue(thread.attempts.isEmpty)
+        XCTAssertEqual(thread.next, 0)
+    }
+
     /// A walk whose messages alternate between classes takes back its
     /// spare chain (the one before the last), and gives the registry's
     /// chain for every class in every order, also after the registry changed.

@@ -45,6 +45,13 @@ public final class CallState: @unchecked Sendable {
     /// called there (CELLHOST_PLUGIN_THREAD_SAFE).
     public let isWorker: Bool
 
+    /// The walk this thread's messages reuse (`RenderSession.walk`): touched
+    /// every message, so its fields are in cache, where a slot's own walk
+    /// was last touched a ring's length of messages earlier (a cache miss
+    /// on every message). A walk that pauses moves into its slot's
+    /// (`ChainWalk.exchange`).
+    let walk = ChainWalk(steps: [])
+
     /// The instances this thread used last, by conversation generation:
     /// most renders find theirs here instead of taking the conversation's
     /// lock (which every render thread would contend for).

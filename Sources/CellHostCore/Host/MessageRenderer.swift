@@ -114,6 +114,26 @@ final class ChainWalk {
         return true
     }
 
+    /// Exchanges everything with `other`: the walk in progress (a paused
+    /// one moves from a thread's walk into its slot's, `RenderSession.walk`)
+    /// and the chains kept. Moves only: no reference counting.
+    func exchange(with other: ChainWalk) {
+        swap(&steps, &other.steps)
+        swap(&order, &other.order)
+        swap(&next, &other.next)
+        swap(&attempts, &other.attempts)
+        swap(&hasAttempts, &other.hasAttempts)
+        swap(&outcome, &other.outcome)
+        swap(&crashes, &other.crashes)
+        swap(&chainType, &other.chainType)
+        swap(&chainGeneration, &other.chainGeneration)
+        swap(&chainIsUnregistered, &other.chainIsUnregistered)
+        swap(&spareSteps, &other.spareSteps)
+        swap(&spareType, &other.spareType)
+        swap(&spareGeneration, &other.spareGeneration)
+        swap(&spareIsUnregistered, &other.spareIsUnregistered)
+    }
+
     /// Exchanges the current chain and the spare (moves: no reference counting).
     private func swapChains() {
         swap(&steps, &spareSteps)
