@@ -150,4 +150,32 @@ final class ChainWalkTests: XCTestCase {
         }
         XCTAssertEqual(describe(walk).first, "FirstCell/file")
     }
+
+    /// Messages of an unregistered class each report it once, with their
+    /// own class, also when a later attempt is added to one of them (which
+    /// must not change the others' or the next message's).
+    func testUnregisteredAttemptsAreEachMessagesOwn() {
+        let runtime = Runtime()
+        runtime.registry.register(Self.first, forMessageClass: "text")
+        let renderer = MessageRenderer(runtime: runtime)
+        let walk = ChainWalk(steps: [])
+        func restart(_ type: String) -> [String] {
+            let message = Message()
+            message.type = type
+            message.typeIsMissing = false
+            renderer.restart(walk, for: message, state: runtime.state)
+            return walk.attempts.map { "\($0.messageClass)/\($0.result)" }
+        }
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        let kept = walk.attempts
+        walk.record(FallbackAttempt(messageClass: "nope", className: "X", pluginID: nil, result: "declined"))
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        XCTAssertEqual(restart("text"), [])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+        XCTAssertEqual(restart("third"), ["third/unregistered"])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+    }
 }

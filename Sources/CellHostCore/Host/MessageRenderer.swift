@@ -58,7 +58,7 @@ final class ChainWalk {
     private(set) var attempts: [FallbackAttempt] = []
     /// True when `attempts` has elements: a walk reads this instead of the
     /// array's count, which is in the array's buffer, a cache line of its
-    /// own that is cold by the time a slot's walk is reused.
+    /// own (cold when the walk was last used many messages earlier).
     private(set) var hasAttempts = false
     /// Set when a candidate rendered the message (or the last resort did).
     var outcome: RenderOutcome?
@@ -73,32 +73,42 @@ final class ChainWalk {
     private(set) var chainType: String?
     private(set) var chainGeneration = 0
     private(set) var chainIsUnregistered = false
+    /// For an unregistered class: its messages' first attempt
+    /// ("unregistered"), made for the first message and then shared by
+    /// each message's `attempts` (`recordUnregistered`), so that a message
+    /// of the class allocates no array of its own. Empty otherwise.
+    private var unregisteredAttempts: [FallbackAttempt] = []
 
     /// The chain the walk had before its current one, kept the same way
-    /// (nil type: none): a slot's walk sees messages a ring's length apart,
-    /// whose classes alternate between a few (`text` and one media class,
-    /// mostly), so the chain it needs is often the one before. Swapping the
-    /// two back costs no look-up and no reference counting
-    /// (`takeSpareChain`).
+    /// (nil type: none): the classes of a stream's messages alternate
+    /// between a few (`text` and one media class, mostly), so the chain a
+    /// message needs is often the one before. Swapping the two back costs
+    /// no look-up and no reference counting (`takeSpareChain`).
     private var spareSteps: [Registry.Step] = []
     private var spareType: String?
     private var spareGeneration = 0
     private var spareIsUnregistered = false
+    private var spareUnregisteredAttempts: [FallbackAttempt] = []
 
     init(steps: [Registry.Step]) { self.steps = steps }
 
     /// Makes this walk a new one over `steps` (a render session reuses one
-    /// walk per slot instead of allocating one a message), the chain of
+    /// walk per thread instead of allocating one a message), the chain of
     /// `type` at registry `generation`; the chain it had becomes its spare.
     /// Nearly every message of a stream has the chain of the one before, so
     /// `steps` is kept when it is that same array: assigning it would retain
     /// and release an array that every render thread's walks hold.
+    @inline(__always)
     func restart(steps: [Registry.Step], type: String, generation: Int, isUnregistered: Bool) {
         if !Self.isSameArray(self.steps, steps) {
             if chainType != nil { swapChains() }
             self.steps = steps
+            forgetUnregisteredAttempts()
         }
-        if chainType != type { chainType = type }
+        if chainType != type {
+            chainType = type
+            forgetUnregisteredAttempts()
+        }
         chainGeneration = generation
         chainIsUnregistered = isUnregistered
         restart()
@@ -107,6 +117,7 @@ final class ChainWalk {
     /// When the spare chain is that of `type` at registry `generation`:
     /// makes it the walk's chain (the current one becomes the spare),
     /// restarts the walk over it and returns true. Otherwise changes nothing.
+    @inline(__always)
     func takeSpareChain(type: String, generation: Int) -> Bool {
         guard spareGeneration == generation, spareType == type else { return false }
         swapChains()
@@ -128,18 +139,29 @@ final class ChainWalk {
         swap(&chainType, &other.chainType)
         swap(&chainGeneration, &other.chainGeneration)
         swap(&chainIsUnregistered, &other.chainIsUnregistered)
+        swap(&unregisteredAttempts, &other.unregisteredAttempts)
         swap(&spareSteps, &other.spareSteps)
         swap(&spareType, &other.spareType)
         swap(&spareGeneration, &other.spareGeneration)
         swap(&spareIsUnregistered, &other.spareIsUnregistered)
+        swap(&spareUnregisteredAttempts, &other.spareUnregisteredAttempts)
+    }
+
+    /// Drops the shared attempts of an unregistered class (an empty array,
+    /// the common case, is left alone: assigning it would release it).
+    @inline(__always)
+    private func forgetUnregisteredAttempts() {
+        if !unregisteredAttempts.isEmpty { unregisteredAttempts = [] }
     }
 
     /// Exchanges the current chain and the spare (moves: no reference counting).
+    @inline(__always)
     private func swapChains() {
         swap(&steps, &spareSteps)
         swap(&chainType, &spareType)
         swap(&chainGeneration, &spareGeneration)
         swap(&chainIsUnregistered, &spareIsUnregistered)
+        swap(&unregisteredAttempts, &spareUnregisteredAttempts)
     }
 
     /// Makes this walk a new one over the steps it has. Attempts are let
@@ -159,6 +181,20 @@ final class ChainWalk {
     /// Adds a candidate that did not render the message.
     func record(_ attempt: FallbackAttempt) {
         attempts.append(attempt)
+        hasAttempts = true
+    }
+
+    /// Records that `type`, the class whose chain the walk has, is
+    /// unregistered: the first attempt of a restarted walk. Its attempts
+    /// share one array kept with the chain (a later `record` copies it),
+    /// since the outcome of the message before still shares the array
+    /// this walk's attempts had, and a new one would be allocated for
+    /// every message of the class.
+    func recordUnregistered(_ type: String) {
+        if unregisteredAttempts.isEmpty {
+            unregisteredAttempts = [FallbackAttempt(messageClass: type, className: nil, pluginID: nil, result: "unregistered")]
+        }
+        attempts = unregisteredAttempts
         hasAttempts = true
     }
 
@@ -212,8 +248,8 @@ struct MessageRenderer {
     }
 
     /// Makes `walk` a walk over the registry's chain for `message` (a render
-    /// session reuses one walk per slot instead of allocating one a message;
-    /// no walk of an earlier message may still be in use). `state` is the
+    /// session reuses one walk per thread instead of allocating one a
+    /// message; no walk of an earlier message may still be in use). `state` is the
     /// calling thread's (`runtime.state`).
     ///
     /// A walk keeps the chain of its last message and the one before
@@ -238,7 +274,7 @@ struct MessageRenderer {
         if message.typeIsMissing {
             walk.record(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if walk.chainIsUnregistered {
-            walk.record(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
+            walk.recordUnregistered(message.type)
         }
     }
 
