@@ -102,7 +102,8 @@ public final class CallState: @unchecked Sendable {
     /// The calling thread uses its runtime's own state again.
     static func uninstall() { pthread_setspecific(key, nil) }
 
-    fileprivate static let key: pthread_key_t = {
+    /// The key of each thread's installed state (`Runtime.callStateKey`).
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
@@ -136,7 +137,7 @@ extension Runtime {
     /// retain and release of it (nor of the runtime, to read it).
     @inline(__always)
     var unretainedState: Unmanaged<CallState> {
-        if let raw = pthread_getspecific(CallState.key) { return Unmanaged.fromOpaque(raw) }
+        if let raw = pthread_getspecific(callStateKey) { return Unmanaged.fromOpaque(raw) }
         return Unmanaged.passUnretained(mainState)
     }
 
