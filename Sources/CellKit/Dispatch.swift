@@ -12,6 +12,9 @@ class MethodBinding {
     let selector: Selector
     /// The C signature of the IMP.
     let signature: Signature
+    /// `ThreadCache.key`, read once: a method reads its thread's cache on
+    /// every call, and each read of the global is a `swift_once` call.
+    let threadCacheKey = ThreadCache.key
 
     init(selector: Selector, signature: Signature) {
         self.selector = selector
@@ -47,7 +50,7 @@ class MethodBinding {
 /// Runs `body` with a `RenderContext` for a call that received `context`,
 /// marked as in progress so that `renderSuper` and `canRenderSuper` work
 /// during it (and only then). `cache` is the calling thread's
-/// `ThreadCache.current`, read once per call for the host and the context.
+/// `ThreadCache.current(key:)`, read once per call for the host and the context.
 ///
 /// The context is lent `inout` so that it costs no reference counting: it
 /// is the thread's reused one (`ThreadCache.claimReusedContext`), updated
@@ -88,7 +91,7 @@ final class RenderMethod<R: MessageCellRenderer>: MethodBinding {
     override func callResult(_ object: OpaquePointer?, _ message: OpaquePointer?,
                              _ context: UnsafePointer<cellhost_context>?, _ builder: OpaquePointer?) -> Int32 {
         guard let context, let table = Runtime.host(of: context) else { return ResultCode.error }
-        let cache = ThreadCache.current
+        let cache = ThreadCache.current(key: threadCacheKey)
         let host = Host(table, cache: cache)
         guard let message, let builder else {
             host.log(.error, "\(cls.name): renderMessage:context:into: called without a message or builder")
@@ -140,7 +143,7 @@ final class CanRenderMethod<R: RenderPrechecking>: MethodBinding {
                               _ context: UnsafePointer<cellhost_context>?) -> Bool {
         // Without what it needs, answer yes and let render decide (and report).
         guard let context, let message, let table = Runtime.host(of: context) else { return true }
-        let cache = ThreadCache.current
+        let cache = ThreadCache.current(key: threadCacheKey)
         let host = Host(table, cache: cache)
         let renderer = cls.withBox(for: object, host: host) { $0.value }
         return withRenderContext(context, host: host, cache: cache, className: cls.className, object: object,
@@ -168,7 +171,7 @@ final class PlainTextMethod<R: PlainTextSummarizing>: MethodBinding {
         guard let context, let table = Runtime.host(of: context), let message, let builder else {
             return ResultCode.declined
         }
-        let cache = ThreadCache.current
+        let cache = ThreadCache.current(key: threadCacheKey)
         let host = Host(table, cache: cache)
         let renderer = cls.withBox(for: object, host: host) { $0.value }
         var cell = CellBuilder(handle: builder, host: host)

@@ -128,13 +128,24 @@ public struct Message {
     /// host hands out valid, sanitized UTF-8, so they are the bytes of
     /// `text`. Pass them to `CellBuilder.append(utf8:style:)` or
     /// `InlineMarkup.append(_:to:)`.
+    ///
+    /// Inlinable, so that a cell's call is specialized for its `body`: the
+    /// host call is `textUTF8()`, which is not generic.
+    @inlinable
     public func withTextUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(textUTF8())
+    }
+
+    /// The UTF-8 bytes of the body text, none when missing: the host's,
+    /// valid for the call (`withTextUTF8`).
+    @usableFromInline
+    func textUTF8() -> UnsafeBufferPointer<UInt8> {
         var out = cellhost_string()
         // A literal's storage is a NUL-terminated C string.
         let path: StaticString = "text"
         let answer = api?.pointee.string(handle, UnsafeRawPointer(path.utf8Start).assumingMemoryBound(to: CChar.self), &out)
-        guard answer == LookupCode.found else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(Self.bytes(out))
+        guard answer == LookupCode.found else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return Self.bytes(out)
     }
 
     /// Calls `body` with the UTF-8 bytes of the message class (`info.type`)

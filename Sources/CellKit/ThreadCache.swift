@@ -97,8 +97,10 @@ struct ThreadCache {
     /// left, and then callers use the locked shared state. Its destructor
     /// frees a thread's cache when the thread exits. (A Swift library is
     /// never unloaded, since the Swift runtime keeps pointers into its
-    /// metadata, so the destructor stays callable.)
-    private static let key: pthread_key_t? = {
+    /// metadata, so the destructor stays callable.) Each read is a
+    /// `swift_once` call: a method binding keeps a copy
+    /// (`MethodBinding.threadCacheKey`).
+    static let key: pthread_key_t? = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { raw in
             guard let cache = raw?.assumingMemoryBound(to: ThreadCache.self) else { return }
@@ -112,7 +114,11 @@ struct ThreadCache {
     /// The calling thread's cache, made on its first call and valid until
     /// the thread exits; use it on this thread only. `nil` without a key.
     @inline(__always)
-    static var current: UnsafeMutablePointer<ThreadCache>? {
+    static var current: UnsafeMutablePointer<ThreadCache>? { current(key: key) }
+
+    /// `current`, for a caller that keeps a copy of `key`.
+    @inline(__always)
+    static func current(key: pthread_key_t?) -> UnsafeMutablePointer<ThreadCache>? {
         guard let key else { return nil }
         if let raw = pthread_getspecific(key) { return raw.assumingMemoryBound(to: ThreadCache.self) }
         let cache = UnsafeMutablePointer<ThreadCache>.allocate(capacity: 1)

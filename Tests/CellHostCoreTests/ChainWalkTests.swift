@@ -86,4 +86,96 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(restart("text").steps.first, "SecondCell/text", "a changed registry is looked up again")
         XCTAssertEqual(restart("text").steps.first, "SecondCell/text")
     }
+
+    /// `exchange` swaps everything: a paused walk moved into a slot's walk
+    /// goes on there where it stopped, with its attempts and outcome, and
+    /// the thread's walk restarts cleanly over the chain it was given.
+    func testExchangeMovesTheWalk() {
+        let thread = ChainWalk(steps: [])
+        let slot = ChainWalk(steps: [])
+        thread.restart(steps: Self.steps([Self.first, Self.second], "text"), type: "text", generation: 3, isUnregistered: false)
+        thread.order = 7
+        thread.next = 1
+        thread.record(FallbackAttempt(messageClass: "text", className: "FirstCell", pluginID: "test", result: "declined"))
+        XCTAssertTrue(thread.isPaused)
+        thread.exchange(with: slot)
+        XCTAssertEqual(describe(slot), ["FirstCell/text", "SecondCell/text"])
+        XCTAssertEqual(slot.order, 7)
+        XCTAssertEqual(slot.next, 1)
+        XCTAssertTrue(slot.isPaused)
+        XCTAssertEqual(slot.attempts.map(\.result), ["declined"])
+        XCTAssertTrue(slot.hasAttempts)
+        XCTAssertEqual(slot.chainType, "text")
+        XCTAssertEqual(slot.chainGeneration, 3)
+        XCTAssertEqual(describe(thread), [])
+        XCTAssertFalse(thread.hasAttempts)
+        XCTAssertNil(thread.chainType)
+        XCTAssertFalse(thread.isPaused)
+        slot.outcome = RenderOutcome(cls: Self.second, messageClass: "text", fallback: Fallback(attempts: slot.attempts))
+        slot.exchange(with: thread)
+        XCTAssertTrue(thread.outcome?.cls === Self.second)
+        thread.restart()
+        XCTAssertNil(thread.outcome)
+        XCTAssertTrue(thread.attempts.isEmpty)
+        XCTAssertEqual(thread.next, 0)
+    }
+
+    /// A walk whose messages alternate between classes takes back its
+    /// spare chain (the one before the last), and gives the registry's
+    /// chain for every class in every order, also after the registry changed.
+    func testRendererRestartAlternatingClasses() {
+        let runtime = Runtime()
+        runtime.registry.register(Self.first, forMessageClass: "text")
+        runtime.registry.register(Self.second, forMessageClass: "file")
+        let renderer = MessageRenderer(runtime: runtime)
+        let walk = ChainWalk(steps: [])
+        func restart(_ type: String) {
+            let message = Message()
+            message.type = type
+            message.typeIsMissing = false
+            walk.next = 1
+            walk.record(FallbackAttempt(messageClass: "x", className: nil, pluginID: nil, result: "declined"))
+            renderer.restart(walk, for: message, state: runtime.state)
+            let chain = runtime.registry.chain(for: type)
+            XCTAssertEqual(describe(walk), chain.steps.map { "\($0.cls.name)/\($0.messageClass)" }, type)
+            XCTAssertEqual(walk.next, 0)
+            XCTAssertEqual(walk.attempts.map(\.result), chain.isUnregistered ? ["unregistered"] : [], type)
+        }
+        for type in ["text", "file", "text", "file", "file", "nope", "text", "nope", "file", "text", "", "text"] {
+            restart(type)
+        }
+        runtime.registry.override("file", with: Self.first)
+        for type in ["file", "text", "file", "nope", "text", "text", "file"] {
+            restart(type)
+        }
+        XCTAssertEqual(describe(walk).first, "FirstCell/file")
+    }
+
+    /// Messages of an unregistered class each report it once, with their
+    /// own class, also when a later attempt is added to one of them (which
+    /// must not change the others' or the next message's).
+    func testUnregisteredAttemptsAreEachMessagesOwn() {
+        let runtime = Runtime()
+        runtime.registry.register(Self.first, forMessageClass: "text")
+        let renderer = MessageRenderer(runtime: runtime)
+        let walk = ChainWalk(steps: [])
+        func restart(_ type: String) -> [String] {
+            let message = Message()
+            message.type = type
+            message.typeIsMissing = false
+            renderer.restart(walk, for: message, state: runtime.state)
+            return walk.attempts.map { "\($0.messageClass)/\($0.result)" }
+        }
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        let kept = walk.attempts
+        walk.record(FallbackAttempt(messageClass: "nope", className: "X", pluginID: nil, result: "declined"))
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+        XCTAssertEqual(restart("nope"), ["nope/unregistered"])
+        XCTAssertEqual(restart("text"), [])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+        XCTAssertEqual(restart("third"), ["third/unregistered"])
+        XCTAssertEqual(restart("other"), ["other/unregistered"])
+    }
 }

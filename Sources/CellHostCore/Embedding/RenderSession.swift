@@ -22,7 +22,9 @@ final class RenderSlot {
     /// While its chain waits for a worker process: the walk, and what the
     /// worker needs to render it.
     var walk: ChainWalk?
-    /// The walk object this slot's messages reuse (`walk` is it while paused).
+    /// The walk object a paused walk of this slot's moves into (`walk` is
+    /// it while paused); a walk that does not pause uses its thread's
+    /// (`CallState.walk`).
     let spareWalk = ChainWalk(steps: [])
     var width = 0
     var flags: UInt32 = 0
@@ -222,10 +224,9 @@ public final class RenderSession {
         // and lent for the walk (`Runtime.unretainedState`); the runtime is
         // lent too, to read it (the host keeps it, and this session the host).
         let lent = Unmanaged.passUnretained(host.runtime)._withUnsafeGuaranteedRef { $0.unretainedState }
-        // Not counted either: the slot keeps its spare walk, and the caller the slot.
-        let spare = Unmanaged.passUnretained(slot.spareWalk)
         return lent._withUnsafeGuaranteedRef { state in
-            spare._withUnsafeGuaranteedRef { walk in
+            // The thread's walk, not counted either: the state keeps it.
+            Unmanaged.passUnretained(state.walk)._withUnsafeGuaranteedRef { walk in
                 renderer.restart(walk, for: message, state: state)
                 walk.order = order
                 state.logCapture = slot
@@ -237,12 +238,14 @@ public final class RenderSession {
                     || walk.isPaused {
                     // Checked first: assigning releases the old value even when nil.
                     if slot.isRendered { slot.outcome = nil }
-                    slot.walk = walk
+                    // The slot keeps the paused walk; the thread's walk goes on with the slot's spare.
+                    walk.exchange(with: slot.spareWalk)
+                    slot.walk = slot.spareWalk
                     slot.width = contentWidth
                     slot.flags = flags
                     return false
                 }
-                // The walk is the slot's spare, over now: its outcome moves to the slot.
+                // The walk is over: its outcome moves to the slot.
                 slot.outcome = walk.takeOutcome() ?? renderer.finishWithLastResort(walk, message, into: slot.canvas)
                 return true
             }

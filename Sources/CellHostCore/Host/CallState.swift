@@ -45,6 +45,13 @@ public final class CallState: @unchecked Sendable {
     /// called there (CELLHOST_PLUGIN_THREAD_SAFE).
     public let isWorker: Bool
 
+    /// The walk this thread's messages reuse (`RenderSession.walk`): touched
+    /// every message, so its fields are in cache, where a slot's own walk
+    /// was last touched a ring's length of messages earlier (a cache miss
+    /// on every message). A walk that pauses moves into its slot's
+    /// (`ChainWalk.exchange`).
+    let walk = ChainWalk(steps: [])
+
     /// The instances this thread used last, by conversation generation:
     /// most renders find theirs here instead of taking the conversation's
     /// lock (which every render thread would contend for).
@@ -95,7 +102,8 @@ public final class CallState: @unchecked Sendable {
     /// The calling thread uses its runtime's own state again.
     static func uninstall() { pthread_setspecific(key, nil) }
 
-    fileprivate static let key: pthread_key_t = {
+    /// The key of each thread's installed state (`Runtime.callStateKey`).
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
@@ -129,7 +137,7 @@ extension Runtime {
     /// retain and release of it (nor of the runtime, to read it).
     @inline(__always)
     var unretainedState: Unmanaged<CallState> {
-        if let raw = pthread_getspecific(CallState.key) { return Unmanaged.fromOpaque(raw) }
+        if let raw = pthread_getspecific(callStateKey) { return Unmanaged.fromOpaque(raw) }
         return Unmanaged.passUnretained(mainState)
     }
 

@@ -56,29 +56,43 @@ enum MessageAccess {
 
     /// Resolves `path` in the message `handle` points at and hands the
     /// node to `read`, with the message's arena (for strings) and its
-    /// document, both read in place.
+    /// document, both read in place. Inlined into each accessor, so that
+    /// `read` is too.
+    @inline(__always)
     static func lookup(_ handle: OpaquePointer?, _ path: UnsafePointer<CChar>?,
                        _ read: (StringArena, inout JSONDocument, Int) -> Bool) -> cellhost_lookup {
         guard let handle, let path else { return cellhost_lookup(CELLHOST_MISSING) }
-        let length = strnlen(path, 256)
-        guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
         return borrowed(handle)._withUnsafeGuaranteedRef { message in
-            lookup(path, length, textNode: message.textNode, message.arena, &message.document, read)
+            lookup(path, textNode: message.textNode, message.arena, &message.document, read)
         }
     }
 
-    private static func lookup(_ path: UnsafePointer<CChar>, _ length: Int, textNode: Int?, _ arena: StringArena,
+    @inline(__always)
+    private static func lookup(_ path: UnsafePointer<CChar>, textNode: Int?, _ arena: StringArena,
                                _ document: inout JSONDocument,
                                _ read: (StringArena, inout JSONDocument, Int) -> Bool) -> cellhost_lookup {
-        // `text`, which nearly every cell reads, was found while loading.
-        let node = length == 4 && memcmp(path, "text", 4) == 0
-            ? textNode
-            : path.withMemoryRebound(to: UInt8.self, capacity: length) {
+        // `text`, which nearly every cell reads, was found while loading
+        // (and needs no measuring of the path first).
+        let node: Int?
+        if isText(path) {
+            node = textNode
+        } else {
+            let length = strnlen(path, 256)
+            guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
+            node = path.withMemoryRebound(to: UInt8.self, capacity: length) {
                 document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
             }
+        }
         guard let node else { return cellhost_lookup(CELLHOST_MISSING) }
         if document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }
         return cellhost_lookup(read(arena, &document, node) ? CELLHOST_FOUND : CELLHOST_WRONG_TYPE)
+    }
+
+    /// True when the C string `path` is `text`: read a byte at a time up
+    /// to its NUL, so nothing past a shorter path's end is read.
+    @inline(__always)
+    static func isText(_ path: UnsafePointer<CChar>) -> Bool {
+        path[0] == 0x74 && path[1] == 0x65 && path[2] == 0x78 && path[3] == 0x74 && path[4] == 0
     }
 
     /// The message behind a handle, unretained: used only during the call

@@ -54,7 +54,12 @@ final class ChainWalk {
     /// message on).
     var order: UInt64 = 0
     var next = 0
-    var attempts: [FallbackAttempt] = []
+    /// The candidates that did not render the message so far (`record`).
+    private(set) var attempts: [FallbackAttempt] = []
+    /// True when `attempts` has elements: a walk reads this instead of the
+    /// array's count, which is in the array's buffer, a cache line of its
+    /// own (cold when the walk was last used many messages earlier).
+    private(set) var hasAttempts = false
     /// Set when a candidate rendered the message (or the last resort did).
     var outcome: RenderOutcome?
     /// Steps whose class crashed (or hung) on this message in a worker: the
@@ -68,30 +73,129 @@ final class ChainWalk {
     private(set) var chainType: String?
     private(set) var chainGeneration = 0
     private(set) var chainIsUnregistered = false
+    /// For an unregistered class: its messages' first attempt
+    /// ("unregistered"), made for the first message and then shared by
+    /// each message's `attempts` (`recordUnregistered`), so that a message
+    /// of the class allocates no array of its own. Empty otherwise.
+    private var unregisteredAttempts: [FallbackAttempt] = []
+
+    /// The chain the walk had before its current one, kept the same way
+    /// (nil type: none): the classes of a stream's messages alternate
+    /// between a few (`text` and one media class, mostly), so the chain a
+    /// message needs is often the one before. Swapping the two back costs
+    /// no look-up and no reference counting (`takeSpareChain`).
+    private var spareSteps: [Registry.Step] = []
+    private var spareType: String?
+    private var spareGeneration = 0
+    private var spareIsUnregistered = false
+    private var spareUnregisteredAttempts: [FallbackAttempt] = []
 
     init(steps: [Registry.Step]) { self.steps = steps }
 
     /// Makes this walk a new one over `steps` (a render session reuses one
-    /// walk per slot instead of allocating one a message), the chain of
-    /// `type` at registry `generation`.
+    /// walk per thread instead of allocating one a message), the chain of
+    /// `type` at registry `generation`; the chain it had becomes its spare.
     /// Nearly every message of a stream has the chain of the one before, so
     /// `steps` is kept when it is that same array: assigning it would retain
     /// and release an array that every render thread's walks hold.
+    @inline(__always)
     func restart(steps: [Registry.Step], type: String, generation: Int, isUnregistered: Bool) {
-        if !Self.isSameArray(self.steps, steps) { self.steps = steps }
-        if chainType != type { chainType = type }
+        if !Self.isSameArray(self.steps, steps) {
+            if chainType != nil { swapChains() }
+            self.steps = steps
+            forgetUnregisteredAttempts()
+        }
+        if chainType != type {
+            chainType = type
+            forgetUnregisteredAttempts()
+        }
         chainGeneration = generation
         chainIsUnregistered = isUnregistered
         restart()
     }
 
-    /// Makes this walk a new one over the steps it has.
+    /// When the spare chain is that of `type` at registry `generation`:
+    /// makes it the walk's chain (the current one becomes the spare),
+    /// restarts the walk over it and returns true. Otherwise changes nothing.
+    @inline(__always)
+    func takeSpareChain(type: String, generation: Int) -> Bool {
+        guard spareGeneration == generation, spareType == type else { return false }
+        swapChains()
+        restart()
+        return true
+    }
+
+    /// Exchanges everything with `other`: the walk in progress (a paused
+    /// one moves from a thread's walk into its slot's, `RenderSession.walk`)
+    /// and the chains kept. Moves only: no reference counting.
+    func exchange(with other: ChainWalk) {
+        swap(&steps, &other.steps)
+        swap(&order, &other.order)
+        swap(&next, &other.next)
+        swap(&attempts, &other.attempts)
+        swap(&hasAttempts, &other.hasAttempts)
+        swap(&outcome, &other.outcome)
+        swap(&crashes, &other.crashes)
+        swap(&chainType, &other.chainType)
+        swap(&chainGeneration, &other.chainGeneration)
+        swap(&chainIsUnregistered, &other.chainIsUnregistered)
+        swap(&unregisteredAttempts, &other.unregisteredAttempts)
+        swap(&spareSteps, &other.spareSteps)
+        swap(&spareType, &other.spareType)
+        swap(&spareGeneration, &other.spareGeneration)
+        swap(&spareIsUnregistered, &other.spareIsUnregistered)
+        swap(&spareUnregisteredAttempts, &other.spareUnregisteredAttempts)
+    }
+
+    /// Drops the shared attempts of an unregistered class (an empty array,
+    /// the common case, is left alone: assigning it would release it).
+    @inline(__always)
+    private func forgetUnregisteredAttempts() {
+        if !unregisteredAttempts.isEmpty { unregisteredAttempts = [] }
+    }
+
+    /// Exchanges the current chain and the spare (moves: no reference counting).
+    @inline(__always)
+    private func swapChains() {
+        swap(&steps, &spareSteps)
+        swap(&chainType, &spareType)
+        swap(&chainGeneration, &spareGeneration)
+        swap(&chainIsUnregistered, &spareIsUnregistered)
+        swap(&unregisteredAttempts, &spareUnregisteredAttempts)
+    }
+
+    /// Makes this walk a new one over the steps it has. Attempts are let
+    /// go rather than removed in place: the outcome they went into
+    /// (`Fallback`) shares their buffer, which removing would copy.
     func restart() {
         order = 0
         next = 0
-        if !attempts.isEmpty { attempts.removeAll(keepingCapacity: true) }
+        if hasAttempts {
+            attempts = []
+            hasAttempts = false
+        }
         outcome = nil
         if !crashes.isEmpty { crashes.removeAll() }
+    }
+
+    /// Adds a candidate that did not render the message.
+    func record(_ attempt: FallbackAttempt) {
+        attempts.append(attempt)
+        hasAttempts = true
+    }
+
+    /// Records that `type`, the class whose chain the walk has, is
+    /// unregistered: the first attempt of a restarted walk. Its attempts
+    /// share one array kept with the chain (a later `record` copies it),
+    /// since the outcome of the message before still shares the array
+    /// this walk's attempts had, and a new one would be allocated for
+    /// every message of the class.
+    func recordUnregistered(_ type: String) {
+        if unregisteredAttempts.isEmpty {
+            unregisteredAttempts = [FallbackAttempt(messageClass: type, className: nil, pluginID: nil, result: "unregistered")]
+        }
+        attempts = unregisteredAttempts
+        hasAttempts = true
     }
 
     /// Whether `a` and `b` are one array (the same storage): then they have
@@ -144,29 +248,33 @@ struct MessageRenderer {
     }
 
     /// Makes `walk` a walk over the registry's chain for `message` (a render
-    /// session reuses one walk per slot instead of allocating one a message;
-    /// no walk of an earlier message may still be in use). `state` is the
+    /// session reuses one walk per thread instead of allocating one a
+    /// message; no walk of an earlier message may still be in use). `state` is the
     /// calling thread's (`runtime.state`).
     ///
-    /// A walk keeps the chain of its last message: when the next one has the
-    /// same class (about half the messages of the `real` mix) and the
-    /// registry has not changed, the chain is not looked up (a copy out of
-    /// the thread's cache retained and released its steps, an array every
-    /// thread's walks share).
+    /// A walk keeps the chain of its last message and the one before
+    /// (`ChainWalk.takeSpareChain`): when the next message has one of those
+    /// classes (about half the messages of the `real` mix have the class of
+    /// the last, three in four one of the two) and the registry has not
+    /// changed, the chain is not looked up (a copy out of the thread's
+    /// cache retained and released its steps, an array every thread's
+    /// walks share).
     func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
         let registry = runtime.registry
         let generation = registry.generation
         let type = message.type
         if walk.chainGeneration == generation, walk.chainType == type {
             walk.restart()
+        } else if walk.takeSpareChain(type: type, generation: generation) {
+            // The chain before the last one.
         } else {
             let chain = state.chain(for: type, in: registry, generation: generation)
             walk.restart(steps: chain.steps, type: type, generation: generation, isUnregistered: chain.isUnregistered)
         }
         if message.typeIsMissing {
-            walk.attempts.append(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
+            walk.record(FallbackAttempt(messageClass: "", className: nil, pluginID: nil, result: "missing type"))
         } else if walk.chainIsUnregistered {
-            walk.attempts.append(FallbackAttempt(messageClass: message.type, className: nil, pluginID: nil, result: "unregistered"))
+            walk.recordUnregistered(message.type)
         }
     }
 
@@ -229,11 +337,11 @@ struct MessageRenderer {
         if let supervisor {
             if let reason = supervisor.disabledReason(cls, order: walk.order) {
                 if let crashed = walk.crashes[index] {
-                    walk.attempts.append(crashed)
+                    walk.record(crashed)
                 } else {
                     var skipped = Self.attempt(walk.steps[index], "disabled")
                     skipped.detail = reason
-                    walk.attempts.append(skipped)
+                    walk.record(skipped)
                 }
                 walk.next += 1
                 return .tried
@@ -251,7 +359,7 @@ struct MessageRenderer {
         if let reason = cls.ensureBound() {
             var failed = Self.attempt(walk.steps[index], "error")
             failed.detail = reason
-            walk.attempts.append(failed)
+            walk.record(failed)
             return .tried
         }
         // Its library is open now: render workers may call it from here on.
@@ -270,7 +378,7 @@ struct MessageRenderer {
                 }
             }
             if !accepted {
-                walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+                walk.record(Self.attempt(walk.steps[index], "declined"))
                 return .tried
             }
         }
@@ -292,11 +400,11 @@ struct MessageRenderer {
         }
         canvas.rollBack(to: mark)
         if result == Int32(CELLHOST_DECLINED) {
-            walk.attempts.append(Self.attempt(walk.steps[index], "declined"))
+            walk.record(Self.attempt(walk.steps[index], "declined"))
         } else {
             var failed = Self.attempt(walk.steps[index], "error")
             failed.detail = render._withUnsafeGuaranteedRef { state.lastError[$0.owner.pluginID] }
-            walk.attempts.append(failed)
+            walk.record(failed)
         }
         return .tried
     }
@@ -308,7 +416,7 @@ struct MessageRenderer {
 
     /// The outcome when `cls`, tried as `messageClass`, rendered the message.
     func outcome(_ walk: ChainWalk, _ cls: RuntimeClass, _ messageClass: __owned String) -> RenderOutcome {
-        let fallback = walk.attempts.isEmpty ? nil : Fallback(attempts: walk.attempts)
+        let fallback = walk.hasAttempts ? Fallback(attempts: walk.attempts) : nil
         return RenderOutcome(cls: cls, messageClass: messageClass, fallback: fallback)
     }
 

@@ -86,6 +86,10 @@ public final class Runtime {
     /// render worker threads have their own (`workerStates`).
     let mainState: CallState
     let states: CallStates
+    /// `CallState.key`, read once: each read of a lazily made global is a
+    /// `swift_once` call, and a message reads the key about three times
+    /// (`unretainedState`).
+    let callStateKey = CallState.key
 
     /// What the "cellhost.output" extension tells plugins.
     public var output = PluginOutput.standard

@@ -250,7 +250,7 @@ public final class Supervisor {
             let step = walk.steps[span.lowerBound + attempt.step]
             var recorded = MessageRenderer.attempt(step, attempt.result == "declined" ? "declined" : "error")
             recorded.detail = attempt.detail
-            walk.attempts.append(recorded)
+            walk.record(recorded)
         }
         if let rendered = reply.renderedStep, span.lowerBound + rendered < span.upperBound {
             slot.canvas.appendContent(of: reply)
