@@ -22,6 +22,49 @@ final class OutputBufferTests: XCTestCase {
         }
     }
 
+    /// A cursor's appends write what the buffer's own write, across
+    /// growth past the initial capacity (large runs and paddings, and many
+    /// small ones), after bytes already pending, with empty runs and
+    /// padding of no columns.
+    func test_cursor_appendsWhatTheBufferAppends_acrossGrowth() {
+        var generator = SystemRandomNumberGenerator()
+        let text: [UInt8] = Array("┃ héllo, wörld ✓✓ read".utf8) + (0..<200).map { UInt8(0x21 + $0 % 90) }
+        for round in 0..<20 {
+            let direct = OutputBuffer(fd: -1)
+            let viaCursor = OutputBuffer(fd: -1)
+            direct.append(0x41)
+            viaCursor.append(0x41)
+            var steps: [(kind: Int, size: Int)] = []
+            for _ in 0..<(round.isMultiple(of: 2) ? 3000 : 40) {
+                let kind = Int.random(in: 0..<3, using: &generator)
+                let size = round.isMultiple(of: 2) ? Int.random(in: -2...70, using: &generator)
+                                                   : Int.random(in: 0...5000, using: &generator)
+                steps.append((kind, size))
+            }
+            text.withUnsafeBufferPointer { all in
+                for (kind, size) in steps {
+                    let piece = UnsafeBufferPointer(rebasing: all[0..<min(all.count, max(0, size))])
+                    switch kind {
+                    case 0: direct.append(piece)
+                    case 1: direct.appendSpaces(size)
+                    default: direct.append(0x0A)
+                    }
+                }
+                viaCursor.withCursor { cursor in
+                    for (kind, size) in steps {
+                        let piece = UnsafeBufferPointer(rebasing: all[0..<min(all.count, max(0, size))])
+                        switch kind {
+                        case 0: cursor.append(piece)
+                        case 1: cursor.appendSpaces(size)
+                        default: cursor.append(0x0A)
+                        }
+                    }
+                }
+            }
+            XCTAssertEqual(viaCursor.bytes, direct.bytes, "round \(round)")
+        }
+    }
+
     /// Escapes a byte at a time: `"`, `\`, newline and the other control
     /// characters and DEL; every other byte as it is.
     static func referenceJSONString(_ bytes: [UInt8]) -> [UInt8] {

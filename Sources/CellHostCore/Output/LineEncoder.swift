@@ -34,12 +34,14 @@ struct LineEncoder {
     /// Every output line without colours, each ended by a newline: what
     /// `writeLine` writes uncoloured. Pieces whose bytes follow each other
     /// in the canvas (the words of a line in different styles) are copied
-    /// as one.
+    /// as one, through the buffer's `Cursor`.
     private func writePlainLines(_ canvas: CellCanvas, to out: OutputBuffer) {
         withLaidOut(canvas) { lines, pieces, bytes in
-            for line in lines {
-                Self.forEachRun(line, pieces, bytes, text: { out.append($0) }, spaces: { out.appendSpaces($0) })
-                out.append(0x0A)
+            out.withCursor { cursor in
+                for line in lines {
+                    Self.forEachRun(line, pieces, bytes, text: { cursor.append($0) }, spaces: { cursor.appendSpaces($0) })
+                    cursor.append(0x0A)
+                }
             }
         }
     }

@@ -137,7 +137,14 @@ public final class OutputBuffer {
     func appendSpaces(_ spaces: Int) {
         guard spaces > 0 else { return }
         if spaces > capacity &- count &- 16 { reserveCapacity(count + spaces + 16) }
-        let target = UnsafeMutableRawPointer(storage + count)
+        Self.fillSpaces(UnsafeMutableRawPointer(storage + count), spaces)
+        count &+= spaces
+    }
+
+    /// Writes `spaces` (> 0) spaces at `target`, as `appendSpaces` does:
+    /// up to fifteen bytes past them may be written too.
+    @inline(__always)
+    static func fillSpaces(_ target: UnsafeMutableRawPointer, _ spaces: Int) {
         let blank = SIMD16<UInt8>(repeating: 0x20)
         target.storeBytes(of: blank, as: SIMD16<UInt8>.self)
         if spaces > 32 {
@@ -145,7 +152,68 @@ public final class OutputBuffer {
         } else if spaces > 16 {
             (target + (spaces &- 16)).storeBytes(of: blank, as: SIMD16<UInt8>.self)
         }
-        count &+= spaces
+    }
+
+    /// Appends through a `Cursor`: where the next byte goes and the room
+    /// left are kept in registers by the caller's loop, instead of this
+    /// object's `count` being loaded and stored at each append (the plain
+    /// encoder appends a few dozen runs and paddings per message).
+    @inline(__always)
+    func withCursor(_ body: (inout Cursor) -> Void) {
+        var cursor = Cursor(buffer: self)
+        body(&cursor)
+        count = cursor.target - storage
+    }
+
+    /// The appends of `OutputBuffer` on a local copy of its end; valid
+    /// only inside `withCursor`.
+    struct Cursor {
+        /// The buffer outlives the cursor: `withCursor` holds it for the call.
+        unowned(unsafe) let buffer: OutputBuffer
+        fileprivate var target: UnsafeMutablePointer<UInt8>
+        /// Bytes free before the capacity.
+        private var room: Int
+
+        fileprivate init(buffer: OutputBuffer) {
+            self.buffer = buffer
+            target = buffer.storage + buffer.count
+            room = buffer.capacity &- buffer.count
+        }
+
+        /// Makes room for `needed` more bytes.
+        private mutating func grow(_ needed: Int) {
+            buffer.count = target - buffer.storage
+            buffer.reserveCapacity(buffer.count + needed)
+            target = buffer.storage + buffer.count
+            room = buffer.capacity &- buffer.count
+        }
+
+        @inline(__always)
+        mutating func append(_ byte: UInt8) {
+            if room < 1 { grow(1) }
+            target.initialize(to: byte)
+            target += 1
+            room &-= 1
+        }
+
+        @inline(__always)
+        mutating func append(_ data: UnsafeBufferPointer<UInt8>) {
+            guard let source = data.baseAddress else { return }
+            let length = data.count
+            if length > room { grow(length) }
+            OutputBuffer.copy(UnsafeRawPointer(source), to: UnsafeMutableRawPointer(target), count: length)
+            target += length
+            room &-= length
+        }
+
+        @inline(__always)
+        mutating func appendSpaces(_ spaces: Int) {
+            guard spaces > 0 else { return }
+            if spaces > room &- 16 { grow(spaces + 16) }
+            OutputBuffer.fillSpaces(UnsafeMutableRawPointer(target), spaces)
+            target += spaces
+            room &-= spaces
+        }
     }
 
     /// `value` in decimal.
