@@ -192,7 +192,7 @@ final class StringArena {
     /// most `stringLimit` of them, valid UTF-8 of characters that need no
     /// replacing. Nil, storing nothing, otherwise.
     func storeIfSafe(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string? {
-        guard bytes.count <= stringLimit, Sanitizer.isSafe(bytes, keepingNewlines: true) else { return nil }
+        guard bytes.count <= stringLimit, Sanitizer.isSafe(bytes, keepingNewlines: true, table: table) else { return nil }
         return cellhost_string(data: store(bytes), length: bytes.count)
     }
 
@@ -229,4 +229,7 @@ final class StringArena {
 
     private var scratch: [UInt8] = []
     private var decoded: [UInt8] = []
+    /// Where `storeIfSafe` looks up non-ASCII characters, read once here:
+    /// each read of `CodePointProperties.table` is a `swift_once` check.
+    private let table = CodePointProperties.table
 }

@@ -28,8 +28,9 @@ public enum Sanitizer {
         let count = input.count
         var position = 0
         var ascii = true
+        let table = CodePointProperties.table
         while true {
-            let runEnd = safeRunEnd(input, from: position, keepingNewlines: keepingNewlines, ascii: &ascii)
+            let runEnd = safeRunEnd(input, from: position, keepingNewlines: keepingNewlines, table: table, ascii: &ascii)
             if position == 0 && runEnd == count {
                 output.append(contentsOf: input)
                 return ascii
@@ -41,10 +42,15 @@ public enum Sanitizer {
     }
 
     /// True when `input` needs no change (`sanitize` would copy it as it is).
+    ///
+    /// `table` is where non-ASCII characters are looked up: a caller on a
+    /// hot path passes one it keeps (`StringArena`), since reading
+    /// `CodePointProperties.table` costs a `swift_once` check each time.
     @inline(__always)
-    static func isSafe(_ input: UnsafeBufferPointer<UInt8>, keepingNewlines: Bool) -> Bool {
+    static func isSafe(_ input: UnsafeBufferPointer<UInt8>, keepingNewlines: Bool,
+                       table: CodePointProperties.Table = CodePointProperties.table) -> Bool {
         var ascii = true
-        return safeRunEnd(input, from: 0, keepingNewlines: keepingNewlines, ascii: &ascii) == input.count
+        return safeRunEnd(input, from: 0, keepingNewlines: keepingNewlines, table: table, ascii: &ascii) == input.count
     }
 
     /// Where the safe text from `start` ends: the first byte that starts
@@ -52,10 +58,9 @@ public enum Sanitizer {
     /// passes a non-ASCII character or a newline (not printable ASCII).
     @inline(__always)
     private static func safeRunEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, keepingNewlines: Bool,
-                                   ascii: inout Bool) -> Int {
+                                   table: CodePointProperties.Table, ascii: inout Bool) -> Int {
         var position = start
         let count = input.count
-        let table = CodePointProperties.table
         while position < count {
             // Sixteen bytes of printable ASCII at a time, as `SIMD16` (SSE2
             // compares), then eight (not tried inside a run of non-ASCII
