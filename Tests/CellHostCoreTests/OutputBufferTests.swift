@@ -42,23 +42,19 @@ final class OutputBufferTests: XCTestCase {
                 steps.append((kind, size))
             }
             text.withUnsafeBufferPointer { all in
-                for (kind, size) in steps {
-                    let piece = UnsafeBufferPointer(rebasing: all[0..<min(all.count, max(0, size))])
-                    switch kind {
-                    case 0: direct.append(piece)
-                    case 1: direct.appendSpaces(size)
-                    default: direct.append(0x0A)
-                    }
-                }
-                viaCursor.withCursor { cursor in
+                /// Plays the steps through one writer's three appends.
+                func play(_ run: (UnsafeBufferPointer<UInt8>) -> Void, _ spaces: (Int) -> Void, _ byte: (UInt8) -> Void) {
                     for (kind, size) in steps {
-                        let piece = UnsafeBufferPointer(rebasing: all[0..<min(all.count, max(0, size))])
                         switch kind {
-                        case 0: cursor.append(piece)
-                        case 1: cursor.appendSpaces(size)
-                        default: cursor.append(0x0A)
+                        case 0: run(UnsafeBufferPointer(rebasing: all[0..<min(all.count, max(0, size))]))
+                        case 1: spaces(size)
+                        default: byte(0x0A)
                         }
                     }
+                }
+                play({ direct.append($0) }, { direct.appendSpaces($0) }, { direct.append($0) })
+                viaCursor.withCursor { cursor in
+                    play({ cursor.append($0) }, { cursor.appendSpaces($0) }, { cursor.append($0) })
                 }
             }
             XCTAssertEqual(viaCursor.bytes, direct.bytes, "round \(round)")
