@@ -64,21 +64,30 @@ public enum Waveform {
     }
 
     /// The last UTF-8 byte of `bar(value)` (the first two are E2 96):
-    /// `barIndex` without a call into libm. The scaled value is in 0...7,
-    /// so `Int` truncates it to its floor, and the fraction it leaves is
-    /// exact; rounding half away from zero is then "fraction ≥ 0.5 goes up",
-    /// as `rounded()` does (the equivalence tests compare the two).
+    /// `barIndex` without a call into libm. The scaled value `s` is in
+    /// 0...7; rounding it half away from zero is "fraction ≥ 0.5 goes up",
+    /// as `rounded()` does, which is `(⌊2s⌋ + 1) / 2`: doubling is exact,
+    /// so one truncation gives the bar (the equivalence tests compare the
+    /// two). A value in 0...1, as drawing passes, takes one range check.
     @inline(__always)
     private static func barByte(_ value: Double) -> UInt8 {
-        let clamped = value.isFinite ? min(1, max(0, value)) : 0
-        let scaled = clamped * 7 // Double(bars.count - 1)
-        let whole = Int(scaled)
-        return 0x81 + UInt8(truncatingIfNeeded: scaled - Double(whole) >= 0.5 ? whole + 1 : whole)
+        let clamped = value >= 0 && value <= 1 ? value : (value > 1 && value.isFinite ? 1 : 0)
+        let halfSteps = Int(clamped * 7 * 2) // Double(bars.count - 1), then doubled
+        return 0x81 &+ UInt8(truncatingIfNeeded: (halfSteps &+ 1) &>> 1)
+    }
+
+    /// The UTF-8 of the bar whose last byte is `byte`, as the low three
+    /// bytes of a little-endian word: bars are written a word at a time,
+    /// each word's fourth byte overwritten by the next bar.
+    @inline(__always)
+    private static func barWord(_ byte: UInt8) -> UInt32 {
+        0x96E2 | UInt32(byte) &<< 16
     }
 
     /// Calls `body` with the UTF-8 of `draw(samples, width:)`, computed in
     /// temporary storage with exactly the arithmetic of `normalize`,
-    /// `resample` and `bar` (same operations, same order).
+    /// `resample` and `bar` (same operations, same order). A sample is
+    /// normalized where it is used (`normalized`), not in a pass of its own.
     static func withBars<R>(_ samples: UnsafeBufferPointer<Double>, width: Int,
                             _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let count = max(0, width)
@@ -94,20 +103,23 @@ public enum Waveform {
                 if high < sample { high = sample }
             }
             guard n > 0, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-            if high > low {
-                let range = high - low
-                for k in 0..<n { finite[k] = (finite[k] - low) / range }
-            } else {
-                for k in 0..<n { finite[k] = 0.5 }
-            }
-            // resample, then one 3-byte bar per value (U+2581 … U+2588).
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count) { text in
+            let range = high - low
+            let isFlat = !(high > low)
+            /// `normalize(samples)[k]`.
+            @inline(__always) func normalized(_ k: Int) -> Double { isFlat ? 0.5 : (finite[k] - low) / range }
+            // resample, then one 3-byte bar per value (U+2581 … U+2588),
+            // written as a word (`barWord`): one spare byte at the end.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count + 1) { text in
+                guard let base = text.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+                @inline(__always) func put(_ word: UInt32, at i: Int) {
+                    UnsafeMutableRawPointer(base + 3 * i).storeBytes(of: word.littleEndian, as: UInt32.self)
+                }
                 if n <= count {
                     // Each sample's own bar (n == count), or the nearest
                     // sample's (n < count, which repeats samples): find each
                     // sample's bar once.
-                    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { barBytes in
-                        for k in 0..<n { barBytes[k] = barByte(finite[k]) }
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n) { barWords in
+                        for k in 0..<n { barWords[k] = barWord(barByte(normalized(k))) }
                         // Bar i shows sample (2i + 1)·n / 2·count (n == count:
                         // sample i), kept as a quotient and a remainder that
                         // grow by 2n a bar, less than one 2·count (n ≤ count).
@@ -118,9 +130,7 @@ public enum Waveform {
                             remainder -= divisor
                         }
                         for i in 0..<count {
-                            text[3 * i] = 0xE2
-                            text[3 * i + 1] = 0x96
-                            text[3 * i + 2] = barBytes[min(n - 1, sample)]
+                            put(barWords[min(n - 1, sample)], at: i)
                             remainder += step
                             if remainder >= divisor {
                                 sample += 1
@@ -133,13 +143,11 @@ public enum Waveform {
                         let start = i * n / count
                         let end = max(start + 1, (i + 1) * n / count)
                         var sum = 0.0
-                        for k in start..<end { sum = sum + finite[k] }
-                        text[3 * i] = 0xE2
-                        text[3 * i + 1] = 0x96
-                        text[3 * i + 2] = barByte(sum / Double(end - start))
+                        for k in start..<end { sum = sum + normalized(k) }
+                        put(barWord(barByte(sum / Double(end - start))), at: i)
                     }
                 }
-                return body(UnsafeBufferPointer(text))
+                return body(UnsafeBufferPointer(start: base, count: 3 * count))
             }
         }
     }
