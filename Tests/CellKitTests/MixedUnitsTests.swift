@@ -2,7 +2,7 @@
 import XCTest
 
 /// `MixedUnits` parses non-ASCII texts a byte at a time when every ASCII
-/// byte is a cluster of its own (`MixedUnits.fits`): it must give exactly
+/// byte is a cluster of its own (`MixedUnits.fit`): it must give exactly
 /// what `GraphemeUnits` gives, and the facts about scalars it relies on
 /// must hold for the standard library in use.
 final class MixedUnitsTests: XCTestCase {
@@ -18,7 +18,7 @@ final class MixedUnitsTests: XCTestCase {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { buffer in
             let shape = TextShape(of: buffer)
-            guard shape.isValidUTF8, shape.needsGraphemes, MixedUnits.fits(buffer, shape) else { return nil }
+            guard shape.isValidUTF8, shape.needsGraphemes, MixedUnits.fit(buffer, shape) == .bytes else { return nil }
             let mixed = spans(MixedUnits(buffer), shape)
             let graphemes = GraphemeUnits.with(buffer) { spans($0, shape) }
             return (mixed, graphemes)
@@ -26,7 +26,7 @@ final class MixedUnitsTests: XCTestCase {
     }
 
     private func fits(_ text: String) -> Bool {
-        Array(text.utf8).withUnsafeBufferPointer { MixedUnits.fits($0, TextShape(of: $0)) }
+        Array(text.utf8).withUnsafeBufferPointer { MixedUnits.fit($0, TextShape(of: $0)) == .bytes }
     }
 
     func test_fitsTakesOrdinaryTextsAndRefusesJoinedASCII() {

@@ -142,11 +142,12 @@ public enum InlineMarkup {
     }
 
     /// `run(_:hostString:into:)` for a text whose shape was read already.
+    /// A text the shape did not validate (`needsValidation`) is validated
+    /// before the parser decodes it: by `MixedUnits.fit`, or before the
+    /// grapheme clusters are cut.
     static func run<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape, into sink: inout Sink) {
         if !shape.isValidUTF8 {
-            // Repair as String(decoding:) does, then parse the repaired copy.
-            var repaired = String(decoding: text, as: UTF8.self)
-            repaired.withUTF8 { run($0, into: &sink) }
+            runRepaired(text, into: &sink)
         } else if !shape.hasMarkup {
             // No marker and no ':' (so no URL): one plain span, as the parser would find.
             if !text.isEmpty { sink.emit(text, 0, text.count, .plain) }
@@ -154,14 +155,26 @@ public enum InlineMarkup {
         } else if !shape.needsGraphemes {
             MarkupParser.run(ASCIIUnits(text), shape, into: &sink)
             sink.finish(text)
-        } else if MixedUnits.fits(text, shape) {
-            // Non-ASCII, but every ASCII byte is a cluster: parsed by bytes.
-            MarkupParser.run(MixedUnits(text), shape, into: &sink)
-            sink.finish(text)
         } else {
-            GraphemeUnits.with(text) { MarkupParser.run($0, shape, into: &sink) }
-            sink.finish(text)
+            switch MixedUnits.fit(text, shape) {
+            case .bytes:
+                // Non-ASCII, but every ASCII byte is a cluster: parsed by bytes.
+                MarkupParser.run(MixedUnits(text), shape, into: &sink)
+                sink.finish(text)
+            case .graphemes where !shape.needsValidation || UTF8Scalar.isValid(text):
+                GraphemeUnits.with(text) { MarkupParser.run($0, shape, into: &sink) }
+                sink.finish(text)
+            case .graphemes, .invalidUTF8:
+                runRepaired(text, into: &sink)
+            }
         }
+    }
+
+    /// Repairs `text` as `String(decoding:as:)` does, then parses the
+    /// repaired copy.
+    private static func runRepaired<Sink: MarkupSink>(_ text: UnsafeBufferPointer<UInt8>, into sink: inout Sink) {
+        var repaired = String(decoding: text, as: UTF8.self)
+        repaired.withUTF8 { run($0, into: &sink) }
     }
 
     /// Calls `body` with the plain text of `text`: the text itself when

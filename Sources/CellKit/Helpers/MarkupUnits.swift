@@ -17,7 +17,13 @@ struct TextShape {
     var needsGraphemes = false
     /// A CR: the text cannot be parsed as `MixedUnits`.
     var hasCarriageReturn = false
+    /// False when the text is known not to be valid UTF-8.
     var isValidUTF8 = true
+    /// A host string whose validity the shape took on trust, but whose
+    /// scalars the parser will decode (non-ASCII, with markup): it is
+    /// validated on the way, by `MixedUnits.fit` (which decodes its scalars
+    /// anyway) or, for a text that needs grapheme clusters, before them.
+    var needsValidation = false
 
     /// False when the whole text is one plain span.
     var hasMarkup: Bool { hasEmphasisOrEscape || hasBacktick || hasColon }
@@ -29,13 +35,14 @@ struct TextShape {
 
     /// The shape of a string the host handed out (`Message.withTextUTF8`,
     /// `withTypeAndTextUTF8`, `utf8`), which the ABI promises is valid
-    /// UTF-8: the same as `init(of:)` for valid UTF-8, but the text is
-    /// validated only when the parser will decode its scalars (non-ASCII text
-    /// with markup, about one text in five), so that a host breaking the
-    /// promise cannot make the parser read out of bounds. Otherwise
+    /// UTF-8: the same flags as `init(of:)` for valid UTF-8, but the text is
+    /// not validated here. It is validated only when the parser will decode
+    /// its scalars (`needsValidation`: non-ASCII text with markup, about one
+    /// text in five), so that a host breaking the promise cannot make the
+    /// parser read out of bounds, and then in the pass that decides how to
+    /// parse it (`MixedUnits.fit`) rather than a pass of its own. Otherwise
     /// `isValidUTF8` takes the promise at its word: the text then goes back
-    /// to the host as it is, which checks it again anyway. Validating every
-    /// non-ASCII scalar was most of the cost of a non-ASCII text's shape.
+    /// to the host as it is, which checks it again anyway.
     init(ofHostString text: UnsafeBufferPointer<UInt8>) {
         self.init(text, validatingAll: false)
     }
@@ -47,7 +54,13 @@ struct TextShape {
         hasColon = seen.colon
         hasCarriageReturn = seen.carriageReturn
         needsGraphemes = seen.nonASCII || seen.carriageReturn
-        if seen.nonASCII, validatingAll || hasMarkup { isValidUTF8 = UTF8Scalar.isValid(text) }
+        if seen.nonASCII {
+            if validatingAll {
+                isValidUTF8 = UTF8Scalar.isValid(text)
+            } else {
+                needsValidation = hasMarkup
+            }
+        }
     }
 
     /// The high bit of every byte.
@@ -229,23 +242,23 @@ struct ASCIIUnits: MarkupUnits {
 }
 
 /// Valid UTF-8 without CR whose every ASCII byte is a grapheme cluster of
-/// its own (`fits`), parsed a byte at a time, as ASCII is: the cutting into
+/// its own (`fit`), parsed a byte at a time, as ASCII is: the cutting into
 /// clusters that `GraphemeUnits` does for the whole text is skipped, which is
 /// most of the cost of a non-ASCII text with markup.
 ///
 /// Why the parse is the same as over clusters: the parser only ever asks
 /// about a unit's code, and about the class (`isWord`, `isSpace`) of a unit
 /// next to an ASCII one or inside a URL. Every ASCII byte being a cluster,
-/// a byte's code is its cluster's (non-ASCII bytes are `other`, and `fits`
+/// a byte's code is its cluster's (non-ASCII bytes are `other`, and `fit`
 /// refuses the scalars whose cluster code is not: U+1FEF always, the URL
 /// punctuation of `UnitCode` when there is a ':'); a unit count between two
 /// ASCII units is non-zero exactly when their byte distance is above one;
 /// the byte after an ASCII one starts a cluster, whose first scalar decides
 /// its class. The byte before one of the ASCII units whose left neighbour is
 /// asked about (`*`, `_`, `` ` ``, `h`, `H`) ends a run of non-ASCII
-/// scalars whose last scalar `fits` requires to be a cluster of its own. Inside a URL only whitespace is asked about, and a
+/// scalars whose last scalar `fit` requires to be a cluster of its own. Inside a URL only whitespace is asked about, and a
 /// whitespace scalar always starts its cluster (only a Prepend scalar could
-/// join it to what precedes, which `fits` refuses), so the scalar holding a
+/// join it to what precedes, which `fit` refuses), so the scalar holding a
 /// byte answers for its cluster there.
 struct MixedUnits: MarkupUnits {
     let text: UnsafeBufferPointer<UInt8>
@@ -288,7 +301,18 @@ struct MixedUnits: MarkupUnits {
         return UTF8Scalar.decode(text, at: start).scalar
     }
 
-    /// True when `text` (valid UTF-8 of `shape`, not ASCII) parses the same
+    /// How `MixedUnits.fit` finds a text.
+    enum Fit {
+        /// It parses the same as `MixedUnits` as it does as `GraphemeUnits`.
+        case bytes
+        /// It needs `GraphemeUnits`; the bytes after what decided it
+        /// were not looked at (nor validated).
+        case graphemes
+        /// It is not valid UTF-8.
+        case invalidUTF8
+    }
+
+    /// `.bytes` when `text` (of `shape`, not ASCII) parses the same
     /// as `MixedUnits` as it does as `GraphemeUnits` (see the type's notes):
     /// no CR; no U+1FEF; with a ':', none of the non-ASCII URL punctuation;
     /// no ASCII byte joined to the scalar after it (an Extend, ZWJ or
@@ -298,9 +322,12 @@ struct MixedUnits: MarkupUnits {
     /// last one may join the one before it (`isLoneLetter`). Linear in the text;
     /// the standard library is asked about a pair of scalars only at the
     /// edges of runs, for scalars outside the simple ranges and the emoji
-    /// ranges known not to join.
-    static func fits(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape) -> Bool {
-        guard !shape.hasCarriageReturn, let base = text.baseAddress else { return false }
+    /// ranges known not to join. Each non-ASCII scalar is validated as it is
+    /// decoded: `.invalidUTF8` at the first invalid one, so a text whose
+    /// validity was taken on trust (`TextShape.needsValidation`) needs no
+    /// pass of its own when it gives `.bytes`.
+    static func fit(_ text: UnsafeBufferPointer<UInt8>, _ shape: TextShape) -> Fit {
+        guard !shape.hasCarriageReturn, let base = text.baseAddress else { return .graphemes }
         let count = text.count
         var i = 0
         while i < count {
@@ -320,16 +347,16 @@ struct MixedUnits: MarkupUnits {
             var previous = Unicode.Scalar(UInt8(0)), previousStart = i, previousIsSimple = true
             var earlier = Unicode.Scalar(UInt8(0)), earlierIsSimple = true
             while i < count, base[i] >= 0x80 {
-                let (scalar, length) = UTF8Scalar.decode(text, at: i)
+                guard let (scalar, length) = UTF8Scalar.decodeIfValid(text, at: i) else { return .invalidUTF8 }
                 let isSimple = GraphemeUnits.isSimple(scalar)
                 if isSimple {
-                    if shape.hasColon, isURLPunctuation(scalar) { return false }
+                    if shape.hasColon, isURLPunctuation(scalar) { return .graphemes }
                 } else {
-                    if scalar.value == 0x1FEF || (shape.hasColon && isURLPunctuation(scalar)) { return false }
-                    if i == runStart, runStart > 0, !neverJoinsPrevious(scalar) { return false }
+                    if scalar.value == 0x1FEF || (shape.hasColon && isURLPunctuation(scalar)) { return .graphemes }
+                    if i == runStart, runStart > 0, !neverJoinsPrevious(scalar) { return .graphemes }
                 }
                 if !previousIsSimple, i > runStart, mayBeWhitespace(scalar), !neverPrepend(previous) {
-                    return false
+                    return .graphemes
                 }
                 (earlier, earlierIsSimple) = (previous, previousIsSimple)
                 (previous, previousStart, previousIsSimple) = (scalar, i, isSimple)
@@ -337,7 +364,7 @@ struct MixedUnits: MarkupUnits {
             }
             // An ASCII byte follows, or the end.
             guard i < count else { break }
-            if !previousIsSimple, !neverPrepend(previous) { return false }
+            if !previousIsSimple, !neverPrepend(previous) { return .graphemes }
             switch base[i] {
             case UnitCode.star, UnitCode.underscore, UnitCode.backtick, UInt8(ascii: "h"), UInt8(ascii: "H"):
                 // The parser asks about the cluster before this byte: the
@@ -345,12 +372,12 @@ struct MixedUnits: MarkupUnits {
                 // is, as an ASCII byte or the start is before it).
                 let isOwnCluster = previousStart == runStart
                     || (isLoneLetter(previous) && (earlierIsSimple || neverJoins(earlier)))
-                guard isOwnCluster else { return false }
+                guard isOwnCluster else { return .graphemes }
             default:
                 break
             }
         }
-        return true
+        return .bytes
     }
 
     /// The scalars whose unit code is not `other` in a URL's trailing
@@ -654,6 +681,19 @@ enum UTF8Scalar {
             i += length
         }
         return true
+    }
+
+    /// The scalar at `i` (whose first byte is not ASCII) and its length in
+    /// bytes, or `nil` when the sequence there is invalid (`validLength`).
+    /// One pass over the bytes: the lead byte's payload is the bits below
+    /// its length marker (`0x7F >> length`).
+    @inline(__always)
+    static func decodeIfValid(_ text: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: Unicode.Scalar, length: Int)? {
+        let length = validLength(text, at: i)
+        guard length > 0 else { return nil }
+        var value = UInt32(text[i]) & (0x7F &>> UInt32(length))
+        for k in 1..<length { value = value << 6 | UInt32(text[i + k] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 
     /// The scalar at `i` of valid UTF-8, and its length in bytes.
