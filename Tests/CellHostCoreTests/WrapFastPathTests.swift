@@ -113,12 +113,13 @@ final class WrapFastPathTests: XCTestCase {
     /// exactly-fitting words, runs of spaces, a tab (four spaces once
     /// sanitized), control bytes (shown as symbols), accented and other
     /// one-column letters, marks and joiners (alone and after ASCII), a
-    /// prepend mark, wide characters and emoji, runs of block elements
+    /// prepend mark, wide characters and emoji (alone, in runs longer than
+    /// a line, a mark in a run), runs of block elements
     /// and braille (a mark after one), and line breaks.
     static let fragments = [
         "a", "to", "word", "wrapped", "abcdefgh", "abcdefghijklmnopqrstuvwxyz0123", " ", " ", " ", "   ", "\t", "\u{1}",
         "\u{7F}", "é", "Café", "naïve", "жук", "Ω", "e\u{301}", "a\u{200D}", "\u{301}", "\u{0600}x", "日本", "語", "。", "좋은",
-        "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
+        "天气很好，我们去海边吧！", "中\u{301}文", "日本語😀😀", "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
     ]
 
     /// Styles of the items (text appended in one call is an item per line).

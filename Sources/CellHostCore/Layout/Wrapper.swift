@@ -212,6 +212,10 @@ struct Wrapper {
                 // A wide cluster is a word of its own.
                 flushWord(bytes)
                 let segment = Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style)
+                guard cluster.width == 2 else {
+                    placeWideRun(segment, bytes)
+                    return
+                }
                 guard lists.spaces.isEmpty else {
                     lists.word.append(segment)
                     wordWidth = Int(cluster.width)
@@ -231,6 +235,25 @@ struct Wrapper {
                 State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.word)
                 wordWidth &+= Int(cluster.width)
             }
+        }
+
+        /// Places a run of wide clusters, each a code point
+        /// (`ClusterScanner.nextJoining`), after the spaces collected: at
+        /// once when all of it fits on the line after them (placing its
+        /// clusters one by one gives the same then: the first after the
+        /// spaces, the others after it), else cluster by cluster, scanning
+        /// it again. (Not inlined: `add` is inlined into the loop here.)
+        @inline(never)
+        mutating func placeWideRun(_ run: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            if lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ Int(run.width) <= width {
+                lists.word.append(run)
+                wordWidth = Int(run.width)
+                placeWord(bytes)
+                return
+            }
+            var scanner = ClusterScanner(bytes, Int(run.start)..<Int(run.end), mode: mode)
+            while let cluster = scanner.next() { add(cluster, run.style, bytes) }
         }
 
         /// Adds sanitized text: its ASCII stretches through `addASCII`, the
@@ -266,9 +289,10 @@ struct Wrapper {
                     }
                 }
                 index = end
-                // Runs of one-column clusters come joined: `add` collects
-                // them into one segment either way.
-                while let cluster = scanner.nextJoiningNarrow() {
+                // Runs of one-column clusters come joined (`add` collects
+                // them into one segment either way), and runs of wide ones
+                // (placed at once when they fit).
+                while let cluster = scanner.nextJoining() {
                     add(cluster, style, bytes)
                     let next = Int(cluster.end)
                     if !cluster.isRun, next < end, bytes[next] < 0x80 {
