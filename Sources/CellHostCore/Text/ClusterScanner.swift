@@ -119,51 +119,49 @@ struct ClusterScanner {
     /// fits on the line (else one by one, scanning it again with `next()`).
     mutating func nextJoining() -> Cluster? {
         guard var cluster = next() else { return nil }
+        // The columns of each code point joined.
+        let columns: Int32
         if cluster.isWide {
-            // Joined only after a lone code point (`joinLone` needs the
+            // Joined only after a lone code point (the loop below needs the
             // look-ahead at `position`, which only `loneCodePoint` leaves
             // there), so scanning the run again finds the same clusters.
-            joinLone(into: &cluster, width: 2)
-            return cluster
-        }
-        guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
-        // A run of narrow symbols (a waveform, a bar): each is one column
-        // and starts a cluster of its own, so each but the last is a
-        // cluster by itself, and the last one too when what follows it
-        // ends it. Taken at once, without decoding. (All of them start
-        // with E2: most text after a one-column letter does not, and is
-        // not looked at.)
-        var symbolsEnd = position < end && bytes[position] == 0xE2
-            ? CodePointProperties.narrowSymbolRunEnd(bytes, from: position, end: end) : position
-        if symbolsEnd > position {
-            if !endsAlone(at: symbolsEnd) { symbolsEnd &-= 3 }
+            columns = 2
+        } else {
+            guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
+            columns = 1
+            // A run of narrow symbols (a waveform, a bar): each is one column
+            // and starts a cluster of its own, so each but the last is a
+            // cluster by itself, and the last one too when what follows it
+            // ends it. Taken at once, without decoding. (All of them start
+            // with E2: most text after a one-column letter does not, and is
+            // not looked at.)
+            var symbolsEnd = position < end && bytes[position] == 0xE2
+                ? CodePointProperties.narrowSymbolRunEnd(bytes, from: position, end: end) : position
             if symbolsEnd > position {
-                let last = symbolsEnd &- 3
-                let value = 0x2000 | UInt32(bytes[last &+ 1] & 0x3F) << 6 | UInt32(bytes[last &+ 2] & 0x3F)
-                cluster.width &+= Int32(truncatingIfNeeded: (symbolsEnd &- position) / 3)
-                cluster.end = Int32(truncatingIfNeeded: symbolsEnd)
-                step(past: value, to: symbolsEnd)
+                if !endsAlone(at: symbolsEnd) { symbolsEnd &-= 3 }
+                if symbolsEnd > position {
+                    let last = symbolsEnd &- 3
+                    let value = 0x2000 | UInt32(bytes[last &+ 1] & 0x3F) << 6 | UInt32(bytes[last &+ 2] & 0x3F)
+                    cluster.width &+= Int32(truncatingIfNeeded: (symbolsEnd &- position) / 3)
+                    cluster.end = Int32(truncatingIfNeeded: symbolsEnd)
+                    step(past: value, to: symbolsEnd)
+                }
             }
         }
-        joinLone(into: &cluster, width: 1)
-        return cluster
-    }
-
-    /// Extends `cluster` by the lone code points of `width` columns (1 or
-    /// 2) that follow it, each what `loneCodePoint` would return next.
-    /// `lookaheadPosition` is `position` only when the call before left a
-    /// code point that starts a cluster there (earlier ones are behind).
-    @inline(__always)
-    private mutating func joinLone(into cluster: inout Cluster, width: Int32) {
-        while position == lookaheadPosition, (lookaheadProperties.width >= 2 ? 2 : 1) == width,
+        // `lookaheadPosition` is `position` only when the call above left
+        // a code point that starts a cluster there (earlier ones are behind).
+        // Each turn is `loneCodePoint` for that code point, when it takes
+        // `columns` columns, without making a `Cluster` of it.
+        while position == lookaheadPosition, (lookaheadProperties.width >= 2 ? 2 : 1) == columns,
               mode == .wcwidth || !lookaheadProperties.isPrepend {
             let value = lookaheadValue
             let next = position &+ lookaheadLength
             guard endsAlone(at: next) else { break }
             step(past: value, to: next)
             cluster.end = Int32(truncatingIfNeeded: next)
-            cluster.width &+= width
+            cluster.width &+= columns
         }
+        return cluster
     }
 
     /// The fast path for most non-ASCII text (letters of most scripts, CJK,
