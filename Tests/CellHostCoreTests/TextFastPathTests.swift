@@ -81,12 +81,15 @@ final class TextFastPathTests: XCTestCase {
         }
     }
 
-    /// `nextJoiningNarrow` gives `next`'s clusters, with runs of one-column
-    /// clusters (not ASCII runs or spaces) joined into one of their widths.
-    func test_nextJoiningNarrow_joinsOnlyRunsOfOneColumnClusters() {
+    /// `nextJoining` gives `next`'s clusters, with runs of one-column
+    /// clusters (not ASCII runs or spaces) joined into one of their widths,
+    /// and runs of wide code points, each a cluster, into one wide cluster
+    /// that `next()` splits again into the same clusters.
+    func test_nextJoining_joinsOnlyRunsOfOneColumnOrOfWideLoneClusters() {
         var generator = SystemRandomNumberGenerator()
         let narrow: [UInt32] = [0x436, 0x43B, 0xE9, 0x3B1, 0x2581, 0x2588, 0x2588, 0x2500, 0x259F, 0x25A0, 0x2800, 0x28FF, 0x301,
-                                 0x200D, 0x4E2D, 0x61, 0x20, 0x1F600, 0xFE0F, 0x600]
+                                 0x200D, 0x4E2D, 0x4E2D, 0x3002, 0xAC00, 0x61, 0x20, 0x1F600, 0x1F600, 0xFE0F, 0x600,
+                                 0x1F1EF, 0x1F1F5, 0x1100, 0x1161]
         for _ in 0..<3000 {
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 1...30, using: &generator) {
@@ -103,7 +106,7 @@ final class TextFastPathTests: XCTestCase {
                     while let cluster = scanner.next() { singles.append(cluster) }
                     var joiner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
                     var index = 0
-                    while let cluster = joiner.nextJoiningNarrow() {
+                    while let cluster = joiner.nextJoining() {
                         var parts: [Cluster] = []
                         while index < singles.count, singles[index].end <= cluster.end { parts.append(singles[index]); index += 1 }
                         let message = "\(mode) \(raw) at \(cluster.start)"
@@ -113,6 +116,16 @@ final class TextFastPathTests: XCTestCase {
                             let part = parts[0]
                             XCTAssertEqual([part.width, part.isSpace ? 1 : 0, part.isWide ? 1 : 0, part.isRun ? 1 : 0],
                                            [cluster.width, cluster.isSpace ? 1 : 0, cluster.isWide ? 1 : 0, cluster.isRun ? 1 : 0], message)
+                        } else if cluster.isWide {
+                            XCTAssertTrue(parts.allSatisfy { !$0.isRun && !$0.isSpace && $0.isWide && $0.width == 2 }, message)
+                            XCTAssertEqual(Int(cluster.width), 2 * parts.count, message)
+                            XCTAssertFalse(cluster.isRun || cluster.isSpace, message)
+                            // Scanned again alone, the run gives the same clusters.
+                            var again = ClusterScanner(bytes, Int(cluster.start)..<Int(cluster.end), mode: mode)
+                            var split: [Cluster] = []
+                            while let part = again.next() { split.append(part) }
+                            XCTAssertEqual(split.map { [$0.start, $0.end, $0.width] }, parts.map { [$0.start, $0.end, $0.width] },
+                                           message)
                         } else {
                             XCTAssertTrue(parts.allSatisfy { !$0.isRun && !$0.isSpace && !$0.isWide && $0.width == 1 }, message)
                             XCTAssertEqual(Int(cluster.width), parts.count, message)
@@ -128,10 +141,10 @@ final class TextFastPathTests: XCTestCase {
         for mode in WidthMode.allCases {
             waveform.withUnsafeBufferPointer { bytes in
                 var scanner = ClusterScanner(bytes, 0..<bytes.count, mode: mode)
-                let cluster = scanner.nextJoiningNarrow()
+                let cluster = scanner.nextJoining()
                 XCTAssertEqual(cluster?.end, Int32(bytes.count))
                 XCTAssertEqual(cluster?.width, 16)
-                XCTAssertNil(scanner.nextJoiningNarrow())
+                XCTAssertNil(scanner.nextJoining())
             }
         }
     }

@@ -42,16 +42,20 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
-    /// Long ASCII runs, so the 32-byte and 8-byte steps are taken, with a
-    /// byte from 0x80 at every position.
+    /// ASCII runs short and long, so the 32-byte step and the overlapping
+    /// words of the rest are taken, with a byte from 0x80 at every
+    /// position, and bytes from 0x80 past the end (which must not count).
     func test_firstNonASCII_findsTheByte_pastTheWideSteps() {
-        for length in [31, 32, 33, 63, 64, 65, 100] {
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 39, 40, 41, 63, 64, 65, 100] {
             for position in 0...length {
-                var bytes = [UInt8](repeating: 0x61, count: length)
-                if position < length { bytes[position] = 0xC3 }
-                bytes.withUnsafeBufferPointer {
-                    for start in [0, 1, 7, 9] where start <= position {
-                        XCTAssertEqual(ASCIIWords.firstNonASCII($0, from: start, end: length), position, "\(length) \(position) \(start)")
+                for after in [0, 1, 9] {
+                    var bytes = [UInt8](repeating: 0x61, count: length) + [UInt8](repeating: 0xE4, count: after)
+                    if position < length { bytes[position] = 0xC3 }
+                    bytes.withUnsafeBufferPointer {
+                        for start in [0, 1, 7, 9] where start <= position {
+                            XCTAssertEqual(ASCIIWords.firstNonASCII($0, from: start, end: length), position,
+                                           "\(length) \(position) \(start) \(after)")
+                        }
                     }
                 }
             }
@@ -113,12 +117,13 @@ final class WrapFastPathTests: XCTestCase {
     /// exactly-fitting words, runs of spaces, a tab (four spaces once
     /// sanitized), control bytes (shown as symbols), accented and other
     /// one-column letters, marks and joiners (alone and after ASCII), a
-    /// prepend mark, wide characters and emoji, runs of block elements
+    /// prepend mark, wide characters and emoji (alone, in runs longer than
+    /// a line, a mark in a run), runs of block elements
     /// and braille (a mark after one), and line breaks.
     static let fragments = [
         "a", "to", "word", "wrapped", "abcdefgh", "abcdefghijklmnopqrstuvwxyz0123", " ", " ", " ", "   ", "\t", "\u{1}",
         "\u{7F}", "é", "Café", "naïve", "жук", "Ω", "e\u{301}", "a\u{200D}", "\u{301}", "\u{0600}x", "日本", "語", "。", "좋은",
-        "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
+        "天气很好，我们去海边吧！", "中\u{301}文", "日本語😀😀", "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
     ]
 
     /// Styles of the items (text appended in one call is an item per line).

@@ -18,11 +18,6 @@ struct Wrapper {
         // back at the end (appends may have moved their memory).
         var state = State(width: width, mode: mode, lists: canvas.wrapLists, pieces: canvas.pieces,
                           lines: canvas.contentLines)
-        // Rows' glyphs, put after the content once it is wrapped (the text
-        // being wrapped is read in place meanwhile: nothing is appended to
-        // the canvas's bytes until then).
-        // (Each `Array()`, not `[]`: the literal was a call per array.)
-        var glyphs = [UInt8]()
         let bytes = canvas.bytes.elements
         let items = canvas.items.elements
         for position in items.indices {
@@ -41,7 +36,7 @@ struct Wrapper {
                 state.flushPending()
                 let cells = min(Int(count), width)
                 for index in Int(start)..<(Int(start) + cells) {
-                    let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &glyphs)
+                    let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &state.lists.glyphs)
                     state.pieces.append(piece)
                     state.lineWidth += 1
                 }
@@ -55,7 +50,7 @@ struct Wrapper {
             state.endLine()
         }
         state.dropSpaces()
-        if !glyphs.isEmpty { glyphs.withUnsafeBufferPointer { canvas.bytes.append(contentsOf: $0) } }
+        if !state.lists.glyphs.isEmpty { canvas.bytes.append(contentsOf: state.lists.glyphs.elements) }
         canvas.pieces = state.pieces
         canvas.contentLines = state.lines
         canvas.wrapLists = state.lists
@@ -74,7 +69,7 @@ struct Wrapper {
     /// One preformatted cell: a printable, one-column glyph (others become
     /// '?', keeping the row aligned) with its colours. The glyph is appended
     /// to `glyphs`, which go after the `contentCount` bytes of content.
-    static func blockCell(_ cell: cellhost_block_cell, at contentCount: Int, glyphs: inout [UInt8]) -> Piece {
+    static func blockCell(_ cell: cellhost_block_cell, at contentCount: Int, glyphs: inout UnsafeList<UInt8>) -> Piece {
         let start = contentCount + glyphs.count
         blockGlyph(cell.codepoint, into: &glyphs)
         var style = Style()
@@ -87,7 +82,7 @@ struct Wrapper {
     /// The character a block cell shows, as UTF-8: its code point when that
     /// is printable and one column wide, else U+FFFD (or "?" for a
     /// character of another width).
-    static func blockGlyph(_ codepoint: UInt32, into bytes: inout [UInt8]) {
+    static func blockGlyph<Sink: ByteSink>(_ codepoint: UInt32, into bytes: inout Sink) {
         var scalar = codepoint
         if scalar < 0x20 || (scalar >= 0x7F && scalar < 0xA0) || scalar > 0x10FFFF
             || (scalar >= 0xD800 && scalar < 0xE000) || Sanitizer.isHiddenFormat(scalar) {
@@ -105,26 +100,32 @@ struct Wrapper {
             var glyph: [UInt8] = []
             UTF8Repair.appendScalar(scalar, to: &glyph)
             if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
-            bytes.append(contentsOf: glyph)
+            glyph.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
         }
     }
 
     /// The wrapper's work lists, kept by the canvas for their memory: the
-    /// word and the spaces being collected.
+    /// word and the spaces being collected, and rows' glyphs, put after the
+    /// content once it is wrapped (the text being wrapped is read in place
+    /// meanwhile: nothing is appended to the canvas's bytes until then).
+    /// (A list, not an array: no release at the end of each wrap.)
     struct Lists {
         var word = UnsafeList<Segment>()
         var spaces = UnsafeList<Segment>()
+        var glyphs = UnsafeList<UInt8>()
 
         /// Gives back lists grown past `threshold` bytes by a large message.
         mutating func release(above threshold: Int) {
             word.release(above: threshold)
             spaces.release(above: threshold)
+            glyphs.release(above: threshold)
         }
 
         /// Frees the memory (the owning canvas's deinit).
         func deallocate() {
             word.deallocate()
             spaces.deallocate()
+            glyphs.deallocate()
         }
     }
 
@@ -171,6 +172,7 @@ struct Wrapper {
             self.lines = lines
             self.lists.word.removeAll()
             self.lists.spaces.removeAll()
+            self.lists.glyphs.removeAll()
             self.pieces.removeAll()
             self.lines.removeAll()
         }
@@ -212,6 +214,10 @@ struct Wrapper {
                 // A wide cluster is a word of its own.
                 flushWord(bytes)
                 let segment = Segment(start: cluster.start, end: cluster.end, width: cluster.width, style: style)
+                guard cluster.width == 2 else {
+                    placeWideRun(segment, bytes)
+                    return
+                }
                 guard lists.spaces.isEmpty else {
                     lists.word.append(segment)
                     wordWidth = Int(cluster.width)
@@ -231,6 +237,25 @@ struct Wrapper {
                 State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.word)
                 wordWidth &+= Int(cluster.width)
             }
+        }
+
+        /// Places a run of wide clusters, each a code point
+        /// (`ClusterScanner.nextJoining`), after the spaces collected: at
+        /// once when all of it fits on the line after them (placing its
+        /// clusters one by one gives the same then: the first after the
+        /// spaces, the others after it), else cluster by cluster, scanning
+        /// it again. (Not inlined: `add` is inlined into the loop here.)
+        @inline(never)
+        mutating func placeWideRun(_ run: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            if lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ Int(run.width) <= width {
+                lists.word.append(run)
+                wordWidth = Int(run.width)
+                placeWord(bytes)
+                return
+            }
+            var scanner = ClusterScanner(bytes, Int(run.start)..<Int(run.end), mode: mode)
+            while let cluster = scanner.next() { add(cluster, run.style, bytes) }
         }
 
         /// Adds sanitized text: its ASCII stretches through `addASCII`, the
@@ -266,9 +291,10 @@ struct Wrapper {
                     }
                 }
                 index = end
-                // Runs of one-column clusters come joined: `add` collects
-                // them into one segment either way.
-                while let cluster = scanner.nextJoiningNarrow() {
+                // Runs of one-column clusters come joined (`add` collects
+                // them into one segment either way), and runs of wide ones
+                // (placed at once when they fit).
+                while let cluster = scanner.nextJoining() {
                     add(cluster, style, bytes)
                     let next = Int(cluster.end)
                     if !cluster.isRun, next < end, bytes[next] < 0x80 {

@@ -107,42 +107,59 @@ struct ClusterScanner {
                        isSpace: false, isWide: false, isRun: true)
     }
 
-    /// `next()`, except that a cluster of one column is joined by the
-    /// one-column code points after it that are clusters by themselves
-    /// (`loneCodePoint`): a run of Cyrillic or Greek letters, or a voice
-    /// message's waveform of block elements, comes back as one cluster
-    /// (not `isRun`: it may not be cut between bytes). For the wrapper,
-    /// which collects such clusters into one segment of a word anyway.
-    mutating func nextJoiningNarrow() -> Cluster? {
+    /// `next()`, except that a cluster made of one code point is joined
+    /// by the code points of its width after it that are clusters by
+    /// themselves (`loneCodePoint`): a run of Cyrillic or Greek letters,
+    /// or a voice message's waveform of block elements, comes back as one
+    /// cluster of one column each (not `isRun`: it may not be cut between
+    /// bytes); a run of CJK characters as one `isWide` cluster of two
+    /// columns each, its code points each a cluster of two columns. For the
+    /// wrapper, which collects one-column clusters into one segment of a
+    /// word anyway, and places a run of wide ones at once when all of it
+    /// fits on the line (else one by one, scanning it again with `next()`).
+    mutating func nextJoining() -> Cluster? {
         guard var cluster = next() else { return nil }
-        guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
-        // A run of narrow symbols (a waveform, a bar): each is one column
-        // and starts a cluster of its own, so each but the last is a
-        // cluster by itself, and the last one too when what follows it
-        // ends it. Taken at once, without decoding.
-        var symbolsEnd = CodePointProperties.narrowSymbolRunEnd(bytes, from: position, end: end)
-        if symbolsEnd > position {
-            if !endsAlone(at: symbolsEnd) { symbolsEnd &-= 3 }
+        // The columns of each code point joined.
+        let columns: Int32
+        if cluster.isWide {
+            // Joined only after a lone code point (the loop below needs the
+            // look-ahead at `position`, which only `loneCodePoint` leaves
+            // there), so scanning the run again finds the same clusters.
+            columns = 2
+        } else {
+            guard !cluster.isRun, !cluster.isSpace, cluster.width == 1 else { return cluster }
+            columns = 1
+            // A run of narrow symbols (a waveform, a bar): each is one column
+            // and starts a cluster of its own, so each but the last is a
+            // cluster by itself, and the last one too when what follows it
+            // ends it. Taken at once, without decoding. (All of them start
+            // with E2: most text after a one-column letter does not, and is
+            // not looked at.)
+            var symbolsEnd = position < end && bytes[position] == 0xE2
+                ? CodePointProperties.narrowSymbolRunEnd(bytes, from: position, end: end) : position
             if symbolsEnd > position {
-                let last = symbolsEnd &- 3
-                let value = 0x2000 | UInt32(bytes[last &+ 1] & 0x3F) << 6 | UInt32(bytes[last &+ 2] & 0x3F)
-                cluster.width &+= Int32(truncatingIfNeeded: (symbolsEnd &- position) / 3)
-                cluster.end = Int32(truncatingIfNeeded: symbolsEnd)
-                step(past: value, to: symbolsEnd)
+                if !endsAlone(at: symbolsEnd) { symbolsEnd &-= 3 }
+                if symbolsEnd > position {
+                    let last = symbolsEnd &- 3
+                    let value = 0x2000 | UInt32(bytes[last &+ 1] & 0x3F) << 6 | UInt32(bytes[last &+ 2] & 0x3F)
+                    cluster.width &+= Int32(truncatingIfNeeded: (symbolsEnd &- position) / 3)
+                    cluster.end = Int32(truncatingIfNeeded: symbolsEnd)
+                    step(past: value, to: symbolsEnd)
+                }
             }
         }
         // `lookaheadPosition` is `position` only when the call above left
         // a code point that starts a cluster there (earlier ones are behind).
         // Each turn is `loneCodePoint` for that code point, when it takes
-        // one column, without making a `Cluster` of it.
-        while position == lookaheadPosition, lookaheadProperties.width < 2,
+        // `columns` columns, without making a `Cluster` of it.
+        while position == lookaheadPosition, (lookaheadProperties.width >= 2 ? 2 : 1) == columns,
               mode == .wcwidth || !lookaheadProperties.isPrepend {
             let value = lookaheadValue
             let next = position &+ lookaheadLength
             guard endsAlone(at: next) else { break }
             step(past: value, to: next)
             cluster.end = Int32(truncatingIfNeeded: next)
-            cluster.width &+= 1
+            cluster.width &+= columns
         }
         return cluster
     }
