@@ -58,12 +58,15 @@ final class StringArena {
     private static let keptScratch = 1 << 20
 
     /// Copies `bytes` plus a NUL and returns the copy. Private: every
-    /// string here is sanitized, which `holdsSanitized` relies on.
+    /// string here is sanitized, which `holdsSanitized` relies on. Inlined
+    /// into `storeIfSafe`, and short strings (names, ids) are copied
+    /// without a call to memcpy (`OutputBuffer.copy`).
+    @inline(__always)
     private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
         if used + needed > currentSize { startChunk(for: needed) }
         let target = currentBase.unsafelyUnwrapped + used
-        if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
+        if let base = bytes.baseAddress { OutputBuffer.copy(UnsafeRawPointer(base), to: target, count: bytes.count) }
         target[bytes.count] = 0
         used += needed
         return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)

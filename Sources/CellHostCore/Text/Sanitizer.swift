@@ -133,7 +133,9 @@ public enum Sanitizer {
     /// overlapping bytes this scan found printable (which cannot be
     /// flagged); eight to fifteen bytes as a `UInt64` word and the last
     /// eight; fewer than eight as the buffer's last word, shifted past the
-    /// bytes before `start` (which may be anything).
+    /// bytes before `start` (which may be anything); in a buffer of under
+    /// eight bytes (a name, an id), four to seven as two `UInt32` words,
+    /// fewer one at a time.
     @inline(__always)
     static func printableASCIIEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
         let left = count &- start
@@ -150,28 +152,39 @@ public enum Sanitizer {
             return flagged == 0 ? count : last &+ flagged.trailingZeroBitCount &>> 3
         }
         if left >= 8 {
-            let first = unprintableBytes(word(base, start))
-            if first != 0 { return start &+ first.trailingZeroBitCount &>> 3 }
-            let last = count &- 8
-            let flagged = unprintableBytes(word(base, last))
-            return flagged == 0 ? count : last &+ flagged.trailingZeroBitCount &>> 3
+            return printableEnd(base, from: start, count: count, as: UInt64.self)
         }
         if count >= 8 {
             // The buffer's last word, the bytes before `start` shifted
             // out. A borrow or carry from them can only flag a printable
             // byte (which the caller steps over), never hide one.
-            let flagged = unprintableBytes(word(base, count &- 8)) &>> UInt64(8 &* (8 &- left))
+            let flagged = unprintableBytes(word(base, count &- 8, as: UInt64.self)) &>> UInt64(8 &* (8 &- left))
             return flagged == 0 ? count : start &+ flagged.trailingZeroBitCount &>> 3
         }
+        if left >= 4 { return printableEnd(base, from: start, count: count, as: UInt32.self) }
         var position = start
         while position < count, base[position] &- 0x20 < 0x5F { position &+= 1 }
         return position
     }
 
-    /// The eight bytes at `offset`, the first in the lowest.
+    /// `printableASCIIEnd` of one to two words' worth of bytes (`count -
+    /// start` from one `Word` to two): the word at `start`, then the last
+    /// word, overlapping bytes the first found printable.
     @inline(__always)
-    private static func word(_ base: UnsafePointer<UInt8>, _ offset: Int) -> UInt64 {
-        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    private static func printableEnd<Word: FixedWidthInteger & UnsignedInteger>(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, as: Word.Type
+    ) -> Int {
+        let first = unprintableBytes(word(base, start, as: Word.self))
+        if first != 0 { return start &+ first.trailingZeroBitCount &>> 3 }
+        let last = count &- MemoryLayout<Word>.size
+        let flagged = unprintableBytes(word(base, last, as: Word.self))
+        return flagged == 0 ? count : last &+ flagged.trailingZeroBitCount &>> 3
+    }
+
+    /// The bytes at `offset` as a word, the first in the lowest.
+    @inline(__always)
+    private static func word<Word: FixedWidthInteger>(_ base: UnsafePointer<UInt8>, _ offset: Int, as: Word.Type) -> Word {
+        Word(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: Word.self))
     }
 
     /// The high bit of each byte of `word` below 0x20 (subtracting 0x20
@@ -179,8 +192,8 @@ public enum Sanitizer {
     /// only move up, and none leaves a printable byte, so the lowest set
     /// bit is always the first such byte's.
     @inline(__always)
-    private static func unprintableBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+    private static func unprintableBytes<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word) -> Word {
+        let ones = Word.max / 0xFF, highs = ones &<< 7
         return (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
     }
 
