@@ -102,11 +102,20 @@ final class StringArena {
     /// text a plugin hands back as spans (TextCell's whole output). A span
     /// anywhere else, across a string's NUL, or cutting a character gets
     /// `false` and is sanitized as usual.
+    ///
+    /// Inlined into the canvas's `append` (a call per span a plugin hands
+    /// back): the current chunk is looked at first, from this object's own
+    /// fields; most messages use no other, and the arrays are then not read.
+    @inline(__always)
     func holdsSanitized(_ span: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = span.baseAddress, !span.isEmpty else { return false }
-        // The current chunk first, from this object's own fields: most
-        // messages use no other, and the arrays are then not read.
         if let base = currentBase, Self.span(span, liesIn: base, filled: used) { return Self.isCleanSlice(span, start) }
+        return current > 0 && earlierChunksHoldSanitized(span, start)
+    }
+
+    /// `holdsSanitized` for the chunks before the current one.
+    @inline(never)
+    private func earlierChunksHoldSanitized(_ span: UnsafeBufferPointer<UInt8>, _ start: UnsafePointer<UInt8>) -> Bool {
         for index in 0..<current where Self.span(span, liesIn: chunks[index], filled: chunkFilled[index]) {
             return Self.isCleanSlice(span, start)
         }
