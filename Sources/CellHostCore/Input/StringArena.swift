@@ -58,12 +58,15 @@ final class StringArena {
     private static let keptScratch = 1 << 20
 
     /// Copies `bytes` plus a NUL and returns the copy. Private: every
-    /// string here is sanitized, which `holdsSanitized` relies on.
+    /// string here is sanitized, which `holdsSanitized` relies on. Inlined
+    /// into `storeIfSafe`, and short strings (names, ids) are copied
+    /// without a call to memcpy (`OutputBuffer.copy`).
+    @inline(__always)
     private func store(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafePointer<CChar> {
         let needed = bytes.count + 1
         if used + needed > currentSize { startChunk(for: needed) }
         let target = currentBase.unsafelyUnwrapped + used
-        if let base = bytes.baseAddress, bytes.count > 0 { target.initialize(from: base, count: bytes.count) }
+        if let base = bytes.baseAddress { OutputBuffer.copy(UnsafeRawPointer(base), to: target, count: bytes.count) }
         target[bytes.count] = 0
         used += needed
         return UnsafeRawPointer(target).assumingMemoryBound(to: CChar.self)
@@ -99,11 +102,20 @@ final class StringArena {
     /// text a plugin hands back as spans (TextCell's whole output). A span
     /// anywhere else, across a string's NUL, or cutting a character gets
     /// `false` and is sanitized as usual.
+    ///
+    /// Inlined into the canvas's `append` (a call per span a plugin hands
+    /// back): the current chunk is looked at first, from this object's own
+    /// fields; most messages use no other, and the arrays are then not read.
+    @inline(__always)
     func holdsSanitized(_ span: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let start = span.baseAddress, !span.isEmpty else { return false }
-        // The current chunk first, from this object's own fields: most
-        // messages use no other, and the arrays are then not read.
         if let base = currentBase, Self.span(span, liesIn: base, filled: used) { return Self.isCleanSlice(span, start) }
+        return current > 0 && earlierChunksHoldSanitized(span, start)
+    }
+
+    /// `holdsSanitized` for the chunks before the current one.
+    @inline(never)
+    private func earlierChunksHoldSanitized(_ span: UnsafeBufferPointer<UInt8>, _ start: UnsafePointer<UInt8>) -> Bool {
         for index in 0..<current where Self.span(span, liesIn: chunks[index], filled: chunkFilled[index]) {
             return Self.isCleanSlice(span, start)
         }

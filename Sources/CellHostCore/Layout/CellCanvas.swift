@@ -101,6 +101,9 @@ public final class CellCanvas {
     /// `sanitizedSource`, unretained (as `unowned(unsafe)` was): `append`
     /// asks it without a retain and release.
     private var sanitizedSourceReference: Unmanaged<StringArena>?
+    /// Where `append` looks up non-ASCII characters, read once here: each
+    /// read of `CodePointProperties.table` is a `swift_once` check.
+    private let codePoints = CodePointProperties.table
     /// Line ends appended (line breaks and rows), for the row cap.
     private(set) var lineEnds = 0
     /// Set once content was dropped: everything appended later is dropped too.
@@ -223,7 +226,7 @@ public final class CellCanvas {
         // waveform). One pass over it, not a search for line ends, then
         // the sanitizer's own pass and a copy of each line.
         if !truncated, !text.isEmpty,
-           holdsSanitized(text) || Sanitizer.isSafe(text, keepingNewlines: false) {
+           holdsSanitized(text) || Sanitizer.isSafe(text, keepingNewlines: false, table: codePoints) {
             // Most often it fits in the byte cap: what `appendLine` does
             // then, without its checks for a cut.
             let start = bytes.count

@@ -35,12 +35,15 @@ struct UnsafeList<Element> {
     /// Appends a copy of `buffer`'s elements (a cell's text into a canvas's
     /// bytes). `buffer` must not point into this list: growing would free
     /// it before the copy (`appendCopies(of:)` copies from the list itself).
+    /// Up to 64 bytes are copied without a call to memcpy
+    /// (`OutputBuffer.copy`: the elements are trivial).
     @inline(__always)
     mutating func append(contentsOf buffer: UnsafeBufferPointer<Element>) {
         guard let source = buffer.baseAddress else { return }
         let added = buffer.count
         if added > capacity &- count { grow(toHold: count + added) }
-        (base + count).initialize(from: source, count: added)
+        OutputBuffer.copy(UnsafeRawPointer(source), to: UnsafeMutableRawPointer(base + count),
+                          count: added &* MemoryLayout<Element>.stride)
         count &+= added
     }
 

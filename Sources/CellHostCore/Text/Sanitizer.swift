@@ -61,53 +61,25 @@ public enum Sanitizer {
                                    table: CodePointProperties.Table, ascii: inout Bool) -> Int {
         var position = start
         let count = input.count
+        guard let base = input.baseAddress else { return position }
         while position < count {
-            // Sixteen bytes of printable ASCII at a time, as `SIMD16` (SSE2
-            // compares), then eight (not tried inside a run of non-ASCII
-            // characters, such as CJK text).
-            if let base = input.baseAddress, base[position] < 0x80 {
-                while position + 16 <= count {
-                    let bytes = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self)
-                    // A byte < 0x20, 0x7F or >= 0x80.
-                    let unsafe = (bytes .< SIMD16<UInt8>(repeating: 0x20)) .| (bytes .>= SIMD16<UInt8>(repeating: 0x7F))
-                    if let lane = unsafe.firstTrueLane {
-                        position += lane
-                        break
-                    }
-                    position += 16
-                }
-                while position + 8 <= count {
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                    // A byte >= 0x80, < 0x20 (subtracting 0x20 borrows) or 0x7F (adding 1 carries).
-                    let unsafe = (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
-                    if unsafe != 0 {
-                        // Its lowest set bit is the first such byte's (borrows
-                        // and carries only move up, and none leaves a printable
-                        // byte): the bytes before it are printable ASCII.
-                        position += unsafe.trailingZeroBitCount >> 3
-                        break
-                    }
-                    position += 8
-                }
+            // Printable ASCII a vector or a word at a time (not tried inside
+            // a run of non-ASCII characters, such as CJK text).
+            if base[position] < 0x80 {
+                position = printableASCIIEnd(base, from: position, count: count)
                 if position >= count { break }
-                if position + 8 > count, count >= 8 {
-                    // Fewer than eight bytes left: the last eight, shifted
-                    // past those looked at already (a carry or borrow from
-                    // them can only flag a safe byte, never hide one).
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self))
-                    let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                    let unsafe = ((word | (word &- 0x20 &* ones) | (word &+ ones)) & highs) >> UInt64(8 * (position + 8 - count))
-                    if unsafe == 0 { position = count; break }
-                    position += unsafe.trailingZeroBitCount >> 3
-                }
             }
-            let byte = input[position]
-            if byte >= 0x20 && byte < 0x7F { position += 1; continue }
-            if byte == 0x0A && keepingNewlines { ascii = false; position += 1; continue }
+            let byte = base[position]
+            if byte &- 0x20 < 0x5F { position &+= 1; continue }
+            if byte == 0x0A && keepingNewlines { ascii = false; position &+= 1; continue }
+            // Most letters of most scripts: a lead byte none of whose
+            // sequences can be a control or a hidden format character, so
+            // only the sequence's form is checked (no decoding, no look-up).
+            let visible = visibleSequenceLength(base, at: position, count: count)
+            if visible > 0 { ascii = false; position &+= visible; continue }
             // A bar or a waveform: box drawing, block elements or braille,
             // visible characters all, taken a run at a time on their bytes.
-            if byte == 0xE2, position + 1 < count, input[position + 1] &- 0x94 < 3 || input[position + 1] &- 0xA0 < 4 {
+            if byte == 0xE2, position + 1 < count, base[position + 1] &- 0x94 < 3 || base[position + 1] &- 0xA0 < 4 {
                 let symbolsEnd = CodePointProperties.narrowSymbolRunEnd(input, from: position, end: count)
                 if symbolsEnd > position {
                     ascii = false
@@ -118,9 +90,122 @@ public enum Sanitizer {
             guard byte >= 0xC2, let (scalar, length) = UTF8Repair.decodeValid(input, at: position) else { break }
             guard scalar >= 0xA0, !table.of(scalar).isHiddenFormat else { break }
             ascii = false
-            position += length
+            position &+= length
         }
         return position
+    }
+
+    /// The lead bytes C0–FF (bit `lead - 0xC0`) of which every valid
+    /// sequence is a visible character from U+00A0 (no C1 control, no
+    /// hidden format character): C3–D7 (U+00C0–U+05FF: Latin, Greek,
+    /// Cyrillic, Armenian, Hebrew), D9–DA (U+0640–U+06BF, Arabic letters),
+    /// DD–DF (U+0740–U+07FF), E3–EC (U+3000–U+CFFF: CJK, kana, Hangul) and
+    /// EE (U+E000–U+EFFF, private use). Their valid sequences are exactly a
+    /// lead and one or two bytes 80–BF (E0 and ED, whose second bytes are
+    /// narrower, are left out). `SanitizerTests` checks every code point
+    /// against the table.
+    static let visibleLeads: UInt64 = 0x0000_5FF8_E6FF_FFF8
+
+    /// The length of the sequence at `position` (a byte that is not
+    /// printable ASCII) when it is a visible character that
+    /// `visibleLeads` or the emoji block U+1F000–U+1FFFF vouches for without
+    /// a look-up; 0 otherwise (the general path then decides).
+    @inline(__always)
+    static func visibleSequenceLength(_ base: UnsafePointer<UInt8>, at position: Int, count: Int) -> Int {
+        let lead = base[position]
+        guard lead >= 0xC0 else { return 0 }
+        if visibleLeads &>> UInt64(lead & 0x3F) & 1 != 0 {
+            if lead < 0xE0 { return position &+ 1 < count && base[position &+ 1] & 0xC0 == 0x80 ? 2 : 0 }
+            guard position &+ 2 < count else { return 0 }
+            return base[position &+ 1] & 0xC0 == 0x80 && base[position &+ 2] & 0xC0 == 0x80 ? 3 : 0
+        }
+        // F0 9F, then two bytes 80–BF: U+1F000–U+1FFFF, emoji and symbols,
+        // in which no code point is a hidden format character.
+        guard lead == 0xF0, position &+ 3 < count else { return 0 }
+        let sequence = UInt32(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self))
+        return sequence & 0xC0C0_FFFF == 0x8080_9FF0 ? 4 : 0
+    }
+
+    /// The end of the printable ASCII (20–7E) from `start` (a byte below
+    /// 0x80): the first byte below 0x20, 0x7F or from 0x80, or `count`.
+    ///
+    /// Sixteen bytes a turn as `SIMD16` (SSE2), then the last sixteen,
+    /// overlapping bytes this scan found printable (which cannot be
+    /// flagged); eight to fifteen bytes as a `UInt64` word and the last
+    /// eight; fewer than eight as the buffer's last word, shifted past the
+    /// bytes before `start` (which may be anything); in a buffer of under
+    /// eight bytes (a name, an id), four to seven as two `UInt32` words,
+    /// fewer one at a time.
+    @inline(__always)
+    static func printableASCIIEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+        let left = count &- start
+        if left >= 16 {
+            var position = start
+            while position &+ 16 <= count {
+                let flagged = unprintableLanes(UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<UInt8>.self))
+                if flagged != 0 { return position &+ flagged.trailingZeroBitCount &>> 3 }
+                position &+= 16
+            }
+            if position == count { return count }
+            let last = count &- 16
+            let flagged = unprintableLanes(UnsafeRawPointer(base + last).loadUnaligned(as: SIMD16<UInt8>.self))
+            return flagged == 0 ? count : last &+ flagged.trailingZeroBitCount &>> 3
+        }
+        if left >= 8 {
+            return printableEnd(base, from: start, count: count, as: UInt64.self)
+        }
+        if count >= 8 {
+            // The buffer's last word, the bytes before `start` shifted
+            // out. A borrow or carry from them can only flag a printable
+            // byte (which the caller steps over), never hide one.
+            let flagged = unprintableBytes(word(base, count &- 8, as: UInt64.self)) &>> UInt64(8 &* (8 &- left))
+            return flagged == 0 ? count : start &+ flagged.trailingZeroBitCount &>> 3
+        }
+        if left >= 4 { return printableEnd(base, from: start, count: count, as: UInt32.self) }
+        var position = start
+        while position < count, base[position] &- 0x20 < 0x5F { position &+= 1 }
+        return position
+    }
+
+    /// `printableASCIIEnd` of one to two words' worth of bytes (`count -
+    /// start` from one `Word` to two): the word at `start`, then the last
+    /// word, overlapping bytes the first found printable.
+    @inline(__always)
+    private static func printableEnd<Word: FixedWidthInteger & UnsignedInteger>(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, as: Word.Type
+    ) -> Int {
+        let first = unprintableBytes(word(base, start, as: Word.self))
+        if first != 0 { return start &+ first.trailingZeroBitCount &>> 3 }
+        let last = count &- MemoryLayout<Word>.size
+        let flagged = unprintableBytes(word(base, last, as: Word.self))
+        return flagged == 0 ? count : last &+ flagged.trailingZeroBitCount &>> 3
+    }
+
+    /// The bytes at `offset` as a word, the first in the lowest.
+    @inline(__always)
+    private static func word<Word: FixedWidthInteger>(_ base: UnsafePointer<UInt8>, _ offset: Int, as: Word.Type) -> Word {
+        Word(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: Word.self))
+    }
+
+    /// The high bit of each byte of `word` below 0x20 (subtracting 0x20
+    /// borrows), 0x7F (adding 1 carries) or from 0x80. Borrows and carries
+    /// only move up, and none leaves a printable byte, so the lowest set
+    /// bit is always the first such byte's.
+    @inline(__always)
+    private static func unprintableBytes<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word) -> Word {
+        let ones = Word.max / 0xFF, highs = ones &<< 7
+        return (word | (word &- 0x20 &* ones) | (word &+ ones)) & highs
+    }
+
+    /// Each lane of `bytes` that is not printable ASCII as a set byte
+    /// (0xFF) of the result, the first lane in the lowest. Adding 1 maps
+    /// 20–7E to 21–7F, the only bytes above 0x20 as signed numbers, so
+    /// one add and one signed compare find them all.
+    @inline(__always)
+    private static func unprintableLanes(_ bytes: SIMD16<UInt8>) -> UInt128 {
+        let shifted = unsafeBitCast(bytes &+ 1, to: SIMD16<Int8>.self)
+        let flagged = shifted .<= SIMD16<Int8>(repeating: 0x20)
+        return unsafeBitCast(flagged, to: UInt128.self)
     }
 
     /// Appends what replaces the unsafe character or sequence at `position`
