@@ -200,7 +200,9 @@ public final class RenderSession {
                 try message.load(taking: &slot.record, me: me, days: &state.days, recent: &state.recent)
             }
         }
-        slot.kind = .message
+        // Checked first: assigning releases the old value (a `diagnostic`'s
+        // string) even when it is `.message`, an outlined call each record.
+        if case .message = slot.kind {} else { slot.kind = .message }
         slot.line = line
         slot.wrapped = false
         if !cleared { slot.clear() }
