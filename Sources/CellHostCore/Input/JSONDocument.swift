@@ -175,22 +175,29 @@ struct TapeParser {
     /// Parses one value from `position` (not whitespace, not the end).
     mutating func parse() throws {
         guard let base = bytes.baseAddress else { throw Self.fail("unexpected end of line", at: position) }
-        let end = bytes.count
-        var tape = Writer(tape: self.tape)
+        // The tape goes in unretained (a `TapeBuffer` argument was retained and released).
+        (position, count) = try Self.value(base, from: position, end: bytes.count, into: Writer(tape: tape), stack: tape.stack)
+    }
+
+    /// The loop of `parse()`, static so that it does not keep the parser
+    /// in a register beside its own state: the value from `start` to
+    /// `tape`, with `stack` for the open containers. Returns the position
+    /// after the value and the nodes written.
+    private static func value(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, into tape: Writer,
+                              stack: UnsafeMutablePointer<(node: Int32, members: Int32)>) throws -> (position: Int, count: Int) {
+        var tape = tape
         // The open containers: their node, and the members seen so far
         // (the innermost's are counted in `members`, and whether it is an
         // object is `inObject`, so the loop keeps them in registers).
-        let stack = self.tape.stack
         var depth = 0
         var members: Int32 = 0
         var inObject = false
         // Offsets stay below `end`, at most `Int32.max` (`parse`): `&+` does not overflow.
-        var p = position
-        defer {
-            position = p
-            count = tape.count
-        }
+        var p = start
         value: while true {
+            // Each turn appends at most two nodes (a value and the next
+            // key, or a container and its first key): room is made once here.
+            tape.reserveTwo()
             // A value starts at `p`, after any whitespace.
             guard p < end else { throw Self.fail("unexpected end of line", at: p) }
             let byte = base[p]
@@ -274,14 +281,15 @@ struct TapeParser {
                     inObject = tape.kind(Int(stack[depth &- 1].node)) == .object
                 }
             }
-            return
+            return (p, tape.count)
         }
     }
 
     /// `,"` read as a little-endian 16-bit word.
     static let commaQuote: UInt16 = 0x222C
 
-    /// Appends nodes to a `TapeBuffer`, growing it when full.
+    /// Appends nodes to a `TapeBuffer`, with room made for them beforehand
+    /// (`reserveTwo`).
     struct Writer {
         /// Unretained, as the parser's own.
         unowned(unsafe) let tape: TapeBuffer
@@ -295,13 +303,22 @@ struct TapeParser {
             capacity = tape.capacity
         }
 
+        /// Makes room for two more nodes.
+        @inline(__always)
+        mutating func reserveTwo() {
+            if capacity &- count < 2 { grow() }
+        }
+
+        /// Makes the tape larger.
+        private mutating func grow() {
+            tape.grow(keeping: count, room: 2)
+            nodes = tape.base
+            capacity = tape.capacity
+        }
+
+        /// Appends a node, in room `reserveTwo` made.
         @inline(__always)
         mutating func append(_ kind: JSONDocument.Kind, escaped: Bool, start: Int, end: Int) {
-            if count == capacity {
-                tape.grow(keeping: count)
-                nodes = tape.base
-                capacity = tape.capacity
-            }
             (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
                                                  end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
             count &+= 1
