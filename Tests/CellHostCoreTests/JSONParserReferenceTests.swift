@@ -123,6 +123,7 @@ final class JSONParserReferenceTests: XCTestCase {
                 inputs.append("{\"\(content)\":1}")
                 inputs.append("{\"\(content)\": \"\(content)\"}")
                 inputs.append("{\"a\":1,\"\(content)\" :2}")
+                inputs.append("{\"a\":1,\"\(content)\":\"\(content)\"}")
             }
         }
         for text in inputs {
@@ -132,6 +133,74 @@ final class JSONParserReferenceTests: XCTestCase {
                 let result = Self.describe(Self.parsed(part)), reference = Self.describe(Self.referenced(part))
                 XCTAssertEqual(result, reference, String(decoding: part, as: UTF8.self))
                 if result != reference { return }
+            }
+        }
+    }
+
+    /// `TapeParser.nextStop` (sixteen bytes at a time, the buffer's last
+    /// few by one load of its last sixteen with the lanes before the start
+    /// masked off) finds the same quote or backslash as a byte loop: a stop
+    /// at every place of buffers of 0 to 40 bytes, scanned from every
+    /// offset, among fillers with multi-byte and invalid UTF-8, control
+    /// bytes and the stops' bytes with the high bit set.
+    func test_nextStop_findsWhatAByteLoopFinds() {
+        let fillers: [[UInt8]] = [Array("abcdefgh".utf8), Array("é日本😀".utf8), [0x00, 0x1F, 0x7F, 0xFF, 0xA2, 0xDC, 0x80, 0xC3]]
+        for length in 0...40 {
+            for filler in fillers {
+                let plain = (0..<length).map { filler[$0 % filler.count] }
+                var buffers = [plain]
+                for position in 0..<length {
+                    for stop: UInt8 in [0x22, 0x5C] {
+                        var buffer = plain
+                        buffer[position] = stop
+                        buffers.append(buffer)
+                        if position + 3 < length {
+                            buffer[position + 3] = stop == 0x22 ? 0x5C : 0x22
+                            buffers.append(buffer)
+                        }
+                    }
+                }
+                for buffer in buffers {
+                    buffer.withUnsafeBufferPointer { bytes in
+                        // A base address even for the empty buffer.
+                        let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 16)!
+                        for from in 0...length {
+                            let expected = (from..<length).first { bytes[$0] == 0x22 || bytes[$0] == 0x5C }
+                            XCTAssertEqual(TapeParser.nextStop(base, from, length), expected, "\(buffer) from \(from)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strings that end the input, the case the last-sixteen-bytes load
+    /// reads: every content length up to 40 with non-ASCII characters, an
+    /// escape or a stray quote at each place, as the whole input, the last
+    /// element, the last member, or that and a space, cut at each of the
+    /// last 20 bytes.
+    func test_stringsAtTheEndOfTheInput_parseLikeTheReference() {
+        let characters: [Character] = ["k", "é", "日", "😀"]
+        for length in 0...40 {
+            let plain = (0..<length).map { characters[$0 % characters.count] }
+            var contents = [String(plain)]
+            for position in 0..<length {
+                var changed = plain
+                changed[position] = "\\"
+                contents.append(String(changed))
+                changed[position] = "\""
+                contents.append(String(changed))
+            }
+            for content in contents {
+                for text in ["\"\(content)\"", "[\"\(content)\"]", "{\"a\":\"\(content)\"}", "{\"a\":\"\(content)\"} "] {
+                    let input = Array(text.utf8)
+                    for cut in max(0, input.count - 20)...input.count {
+                        let part = Array(input.prefix(cut))
+                        let result = Self.describe(Self.parsed(part)), reference = Self.describe(Self.referenced(part))
+                        XCTAssertEqual(result, reference, String(decoding: part, as: UTF8.self))
+                        if result != reference { return }
+                    }
+                }
             }
         }
     }

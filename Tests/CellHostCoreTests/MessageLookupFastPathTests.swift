@@ -167,6 +167,44 @@ final class MessageLookupFastPathTests: XCTestCase {
         XCTAssertEqual(document.member(JSONDocument.root, "x").flatMap { document.integer($0) }, 0)
     }
 
+    /// `member` and `members` (keys of other lengths passed over, one of
+    /// the same length compared from its first byte) find the first member
+    /// whose key has the same bytes, as a byte-by-byte comparison does:
+    /// keys of 0 to 20 bytes and the same keys changed at each byte, in
+    /// objects where the key looked for comes last (near the end of the
+    /// input, where fewer than eight bytes are left to load) or not at all.
+    func test_member_findsTheKeyAByteComparisonFinds() throws {
+        for length in 0...20 {
+            let key = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            var variants = [key]
+            for position in 0..<length {
+                var changed = key
+                changed[position] = UInt8(ascii: "Z")
+                variants.append(changed)
+            }
+            variants.append(key + [UInt8(ascii: "x")])
+            if length > 0 { variants.append(Array(key.dropLast())) }
+            for order in variants.indices {
+                // Every variant, the one at `order` moved last.
+                var members = variants
+                members.append(members.remove(at: order))
+                let text = "{" + members.enumerated().map { "\"\(String(decoding: $1, as: UTF8.self))\":\($0)" }.joined(separator: ",") + "}"
+                let document = try parseJSON(text)
+                for wanted in variants + [Array("zz".utf8)] {
+                    var expected: Int?
+                    document.forEachMember(JSONDocument.root) { keyNode, value in
+                        let node = document.nodes[keyNode]
+                        if expected == nil, Array(document.bytes[Int(node.start)..<Int(node.end)]) == wanted { expected = value }
+                    }
+                    XCTAssertEqual(wanted.withUnsafeBufferPointer { document.member(JSONDocument.root, $0) }, expected, text)
+                }
+            }
+        }
+        let document = try parseJSON(#"{"identity":1,"id":2,"nam":3,"name":4}"#)
+        XCTAssertTrue(document.members(JSONDocument.root, "id", "name") == (4, 8))
+        XCTAssertTrue(document.members(JSONDocument.root, "name", "identity") == (8, 2))
+    }
+
     func test_sharedPrefix_isTheFirstDifference() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {

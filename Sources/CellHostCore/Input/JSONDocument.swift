@@ -132,7 +132,7 @@ extension JSONDocument {
 /// One loop over the bytes with the open containers on a stack of its own
 /// (at most `JSONDocument.maximumDepth`), not a call per value: the
 /// position and the tape's end stay in registers.
-private struct TapeParser {
+struct TapeParser {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Unretained: the document being parsed holds it for the parser's life.
     unowned(unsafe) let tape: TapeBuffer
@@ -175,22 +175,29 @@ private struct TapeParser {
     /// Parses one value from `position` (not whitespace, not the end).
     mutating func parse() throws {
         guard let base = bytes.baseAddress else { throw Self.fail("unexpected end of line", at: position) }
-        let end = bytes.count
-        var tape = Writer(tape: self.tape)
+        // The tape goes in unretained (a `TapeBuffer` argument was retained and released).
+        (position, count) = try Self.value(base, from: position, end: bytes.count, into: Writer(tape: tape), stack: tape.stack)
+    }
+
+    /// The loop of `parse()`, static so that it does not keep the parser
+    /// in a register beside its own state: the value from `start` to
+    /// `tape`, with `stack` for the open containers. Returns the position
+    /// after the value and the nodes written.
+    private static func value(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, into tape: Writer,
+                              stack: UnsafeMutablePointer<(node: Int32, members: Int32)>) throws -> (position: Int, count: Int) {
+        var tape = tape
         // The open containers: their node, and the members seen so far
         // (the innermost's are counted in `members`, and whether it is an
         // object is `inObject`, so the loop keeps them in registers).
-        let stack = self.tape.stack
         var depth = 0
         var members: Int32 = 0
         var inObject = false
         // Offsets stay below `end`, at most `Int32.max` (`parse`): `&+` does not overflow.
-        var p = position
-        defer {
-            position = p
-            count = tape.count
-        }
+        var p = start
         value: while true {
+            // Each turn appends at most two nodes (a value and the next
+            // key, or a container and its first key): room is made once here.
+            tape.reserveTwo()
             // A value starts at `p`, after any whitespace.
             guard p < end else { throw Self.fail("unexpected end of line", at: p) }
             let byte = base[p]
@@ -248,6 +255,14 @@ private struct TapeParser {
             // After a value: the next member or element, or the ends of containers.
             while depth > 0 {
                 members &+= 1
+                // The common case, compact JSON in an object: `,"` right
+                // after the value, one 16-bit compare for what took two
+                // whitespace skips, two end checks and two byte compares.
+                if inObject, p &+ 1 < end,
+                   UInt16(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt16.self)) == Self.commaQuote {
+                    p = try Self.plainKey(base, p &+ 1, end, &tape) ?? Self.key(base, p &+ 1, end, &tape)
+                    continue value
+                }
                 p = Self.skipWhitespace(base, p, end)
                 guard p < end else { throw Self.fail(inObject ? "unterminated object" : "unterminated array", at: p) }
                 if base[p] == UInt8(ascii: ",") {
@@ -266,11 +281,15 @@ private struct TapeParser {
                     inObject = tape.kind(Int(stack[depth &- 1].node)) == .object
                 }
             }
-            return
+            return (p, tape.count)
         }
     }
 
-    /// Appends nodes to a `TapeBuffer`, growing it when full.
+    /// `,"` read as a little-endian 16-bit word.
+    static let commaQuote: UInt16 = 0x222C
+
+    /// Appends nodes to a `TapeBuffer`, with room made for them beforehand
+    /// (`reserveTwo`).
     struct Writer {
         /// Unretained, as the parser's own.
         unowned(unsafe) let tape: TapeBuffer
@@ -284,13 +303,22 @@ private struct TapeParser {
             capacity = tape.capacity
         }
 
+        /// Makes room for two more nodes.
+        @inline(__always)
+        mutating func reserveTwo() {
+            if capacity &- count < 2 { grow() }
+        }
+
+        /// Makes the tape larger.
+        private mutating func grow() {
+            tape.grow(keeping: count, room: 2)
+            nodes = tape.base
+            capacity = tape.capacity
+        }
+
+        /// Appends a node, in room `reserveTwo` made.
         @inline(__always)
         mutating func append(_ kind: JSONDocument.Kind, escaped: Bool, start: Int, end: Int) {
-            if count == capacity {
-                tape.grow(keeping: count)
-                nodes = tape.base
-                capacity = tape.capacity
-            }
             (nodes + count).initialize(to: .init(kind: kind, escaped: escaped, start: Int32(truncatingIfNeeded: start),
                                                  end: Int32(truncatingIfNeeded: end), next: 0, count: 0))
             count &+= 1
@@ -325,11 +353,41 @@ private struct TapeParser {
     /// a 64-bit word took eight instructions each for half as many.
     @inline(__always)
     static func firstStop(_ start: UnsafePointer<UInt8>) -> Int? {
+        stops(start).firstTrueLane
+    }
+
+    /// The lanes of the sixteen bytes at `start` that are a quote or a backslash.
+    @inline(__always)
+    static func stops(_ start: UnsafePointer<UInt8>) -> SIMDMask<SIMD16<Int8>> {
         let bytes = UnsafeRawPointer(start).loadUnaligned(as: SIMD16<UInt8>.self)
         // Integer literals: with `UInt8(ascii:)` the compares were not
         // vectorized (a loop over the lanes, through memory).
         let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
-        return ((bytes .== quote) .| (bytes .== backslash)).firstTrueLane
+        return (bytes .== quote) .| (bytes .== backslash)
+    }
+
+    /// The position of the first quote or backslash from `from` on, below
+    /// `end`, or nil: sixteen bytes at a time, and the last few of the
+    /// buffer (a record's last string ends a byte or two before its end)
+    /// by one load of its last sixteen with the lanes before `from` masked
+    /// off, rather than eight bytes and then one at a time. A buffer under
+    /// sixteen bytes is read byte by byte.
+    @inline(__always)
+    static func nextStop(_ base: UnsafePointer<UInt8>, _ from: Int, _ end: Int) -> Int? {
+        var p = from
+        while p &+ 16 <= end {
+            if let offset = firstStop(base + p) { return p &+ offset }
+            p &+= 16
+        }
+        guard p < end else { return nil }
+        if end >= 16 {
+            let window = end &- 16
+            let lanes = SIMD16<UInt8>(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+            let kept = lanes .>= SIMD16<UInt8>(repeating: UInt8(truncatingIfNeeded: p &- window))
+            return (stops(base + window) .& kept).firstTrueLane.map { window &+ $0 }
+        }
+        while p < end, base[p] != UInt8(ascii: "\""), base[p] != UInt8(ascii: "\\") { p &+= 1 }
+        return p < end ? p : nil
     }
 
     /// The common member: a short plain key (`shortStringEnd`) at `p`,
@@ -411,15 +469,6 @@ private struct TapeParser {
         return p
     }
 
-    /// The high bit of each byte of `word` that equals `byte` is set (the
-    /// lowest such bit exactly; bits above a match may be set spuriously).
-    @inline(__always)
-    static func bytesEqual(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & 0x8080_8080_8080_8080
-    }
-
     /// The string whose opening quote is at `open`: the position after its
     /// closing quote, and whether it has escapes. Escapes are checked here and
     /// decoded on demand. Invalid UTF-8 and raw control characters are
@@ -430,49 +479,25 @@ private struct TapeParser {
         let start = open + 1
         var p = start
         var escaped = false
-        while p < end {
-            // Up to the next quote or backslash: sixteen bytes at a time,
-            // then eight (the end of a record is seldom sixteen bytes away).
-            var found = false
-            while p &+ 16 <= end {
-                if let offset = firstStop(base + p) {
-                    p &+= offset
-                    found = true
-                    break
+        while let stop = nextStop(base, p, end) {
+            p = stop
+            if base[p] == UInt8(ascii: "\"") { return (p + 1, escaped) }
+            // A backslash.
+            escaped = true
+            guard p + 1 < end else { break }
+            switch base[p + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                 UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                p += 2
+            case UInt8(ascii: "u"):
+                guard p + 6 <= end else { throw fail("truncated \\u escape", at: p) }
+                for index in 2..<6 where hexValue(base[p + index]) == nil {
+                    throw fail("invalid \\u escape", at: p)
                 }
-                p &+= 16
+                p += 6
+            default:
+                throw fail("invalid escape sequence", at: p)
             }
-            while !found, p + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt64.self))
-                let stops = bytesEqual(word, 0x22) | bytesEqual(word, 0x5C)
-                if stops != 0 {
-                    p += stops.trailingZeroBitCount >> 3
-                    break
-                }
-                p += 8
-            }
-            if p >= end { break }
-            let byte = base[p]
-            if byte == UInt8(ascii: "\"") { return (p + 1, escaped) }
-            if byte == UInt8(ascii: "\\") {
-                escaped = true
-                guard p + 1 < end else { break }
-                switch base[p + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    p += 2
-                case UInt8(ascii: "u"):
-                    guard p + 6 <= end else { throw fail("truncated \\u escape", at: p) }
-                    for index in 2..<6 where hexValue(base[p + index]) == nil {
-                        throw fail("invalid \\u escape", at: p)
-                    }
-                    p += 6
-                default:
-                    throw fail("invalid escape sequence", at: p)
-                }
-                continue
-            }
-            p += 1
         }
         throw fail("unterminated string", at: open)
     }

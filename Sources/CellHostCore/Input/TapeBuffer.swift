@@ -24,9 +24,9 @@ final class TapeBuffer {
         stack.deallocate()
     }
 
-    /// Makes room for at least `count` + 1 nodes, keeping the first `count`.
-    func grow(keeping count: Int) {
-        let larger = max(capacity * 2, count + 1)
+    /// Makes room for at least `count` + `room` nodes, keeping the first `count`.
+    func grow(keeping count: Int, room: Int) {
+        let larger = max(capacity * 2, count + room)
         let moved = UnsafeMutablePointer<JSONDocument.Node>.allocate(capacity: larger)
         moved.moveInitialize(from: base, count: count)
         base.deallocate()
