@@ -236,42 +236,75 @@ final class Chrome {
         let quoteWidth = quoteLine.map(width) ?? 0
         let footerWidth = footer.map(width) ?? 0
         var bubbleContent = max(quoteWidth, footerWidth)
-        for line in contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
+        // The pieces the bubble's lines copy, counted with the widest line.
+        var copied = (quoteLine?.count ?? 0) + (footer?.count ?? 0)
+        for line in contentLines {
+            bubbleContent = max(bubbleContent, Int(line.width))
+            copied += Int(line.endPiece) - Int(line.firstPiece)
+        }
         // The first line of each message has a heavier bar, so consecutive
-        // messages of one group stay distinguishable.
-        let gutterStart = Int32(truncatingIfNeeded: out.bytes.count)
-        // "┃" and "│", a byte at a time (cheaper than appending an array).
-        for byte: UInt8 in [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82] { out.bytes.append(byte) }
-        let firstGutter = Piece(start: gutterStart, end: gutterStart + 3, width: 1, style: .gutter)
-        let otherGutter = Piece(start: gutterStart + 3, end: gutterStart + 6, width: 1, style: .gutter)
+        // messages of one group stay distinguishable: "┃" and "│", stored
+        // in place.
+        let gutterStart = out.bytes.count
+        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(6) + gutterStart)
+        // E2 94 83 E2 and 94 82, as little-endian words.
+        gutterBytes.storeBytes(of: UInt32(0xE283_94E2).littleEndian, as: UInt32.self)
+        (gutterBytes + 4).storeBytes(of: UInt16(0x8294).littleEndian, as: UInt16.self)
+        out.bytes.extend(to: gutterStart + 6)
+        let firstGutter = Piece(start: Int32(gutterStart), end: Int32(gutterStart + 3), width: 1, style: .gutter)
+        let otherGutter = Piece(start: Int32(gutterStart + 3), end: Int32(gutterStart + 6), width: 1, style: .gutter)
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
-        var isFirst = true
-        // Each line's width is summed as it is built.
+        // Room for every line and its pieces (those it copies, and up to
+        // three of its own) is made once; the lines are stored in place,
+        // each line's width summed as it is built.
+        let lineCount = contentLines.count + (quoteLine == nil ? 0 : 1) + (footer == nil ? 0 : 1)
+        let pieces = out.pieces.reserve(copied + 3 * lineCount)
+        let lines = out.lines.reserve(lineCount)
+        var next = out.pieces.count
+        var nextLine = out.lines.count
+        var gutter = firstGutter
+        /// Copies the pieces `range` (before `next`, so never overlapping
+        /// the copies) to `next`: most lines are a single piece.
+        @inline(__always)
+        func copy(_ range: Range<Int>) {
+            if range.count == 1 {
+                (pieces + next).initialize(to: pieces[range.lowerBound])
+            } else {
+                (pieces + next).initialize(from: pieces + range.lowerBound, count: range.count)
+            }
+            next &+= range.count
+        }
+        @inline(__always)
         func bubbleLine(_ range: Range<Int>, width lineWidth: Int) {
-            let gutter = isFirst ? firstGutter : otherGutter
-            isFirst = false
-            let lineStart = out.pieces.count
+            let lineStart = next
             var total: Int32
             if outgoing {
                 let rightPadding = Piece.padding(bubbleContent - lineWidth + 1)
-                out.pieces.append(leftPadding)
-                out.pieces.appendCopies(of: range)
-                out.pieces.append(rightPadding)
-                out.pieces.append(gutter)
+                (pieces + next).initialize(to: leftPadding)
+                next &+= 1
+                copy(range)
+                (pieces + next).initialize(to: rightPadding)
+                (pieces + next + 1).initialize(to: gutter)
+                next &+= 2
                 total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
             } else {
-                out.pieces.append(gutter)
-                out.pieces.append(.padding(1))
-                out.pieces.appendCopies(of: range)
+                (pieces + next).initialize(to: gutter)
+                (pieces + next + 1).initialize(to: .padding(1))
+                next &+= 2
+                copy(range)
                 total = gutter.width + 1 + Int32(lineWidth)
             }
-            out.lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(out.pieces.count), width: total))
+            (lines + nextLine).initialize(to: Line(firstPiece: Int32(lineStart), endPiece: Int32(next), width: total))
+            nextLine &+= 1
+            gutter = otherGutter
         }
         if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
         for line in contentLines {
             bubbleLine(Int(line.firstPiece)..<Int(line.endPiece), width: Int(line.width))
         }
         if let footer { bubbleLine(footer, width: footerWidth) }
+        out.pieces.extend(to: next)
+        out.lines.extend(to: nextLine)
     }
 
     /// A `system` message: its content centred and muted, with no sender,
