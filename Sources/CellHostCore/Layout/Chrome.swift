@@ -469,15 +469,19 @@ final class Chrome {
             let time = Chrome.clock(second)
             return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, into: &out.bytes)
         }
+        // Stored in place: "· " (C2 B7 20) and the clock's five bytes.
         let start = out.bytes.count
+        let length = afterName ? 8 : 5
+        var target = out.bytes.reserve(length) + start
         if afterName {
-            // "· "
-            out.bytes.append(0xC2)
-            out.bytes.append(0xB7)
-            out.bytes.append(0x20)
+            target[0] = 0xC2
+            target[1] = 0xB7
+            target[2] = 0x20
+            target += 3
         }
-        Chrome.appendClock(second, to: &out.bytes)
-        return Piece(start: Int32(start), end: Int32(out.bytes.count), width: Int32(columns), style: .muted)
+        Chrome.storeClock(second, at: target)
+        out.bytes.extend(to: start + length)
+        return Piece(start: Int32(start), end: Int32(start + length), width: Int32(columns), style: .muted)
     }
 
     private func separator(_ label: String, _ out: inout ChromeLines) {
@@ -692,24 +696,27 @@ final class Chrome {
         return Int(hash % 6)
     }
 
-    /// `HH:MM` of the day's `second` (0 to 86 399), appended to `bytes`.
-    static func appendClock<Output: ByteSink>(_ second: Int, to bytes: inout Output) {
+    /// `HH:MM` of the day's `second` (0 to 86 399), stored in the five
+    /// bytes at `target`: every group header shows one, written in place.
+    static func storeClock(_ second: Int, at target: UnsafeMutablePointer<UInt8>) {
         let minutes = UInt32(truncatingIfNeeded: second) / 60
         let hour = UInt8(truncatingIfNeeded: minutes / 60 % 24)
         let minute = UInt8(truncatingIfNeeded: minutes % 60)
-        bytes.append(0x30 + hour / 10)
-        bytes.append(0x30 + hour % 10)
-        bytes.append(0x3A) // :
-        bytes.append(0x30 + minute / 10)
-        bytes.append(0x30 + minute % 10)
+        target[0] = 0x30 + hour / 10
+        target[1] = 0x30 + hour % 10
+        target[2] = 0x3A // :
+        target[3] = 0x30 + minute / 10
+        target[4] = 0x30 + minute % 10
     }
 
     /// `HH:MM` of the day's `second`, as a string (for the HTML page, and a
     /// header too narrow for it).
     static func clock(_ second: Int) -> String {
-        var bytes: [UInt8] = []
-        appendClock(second, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 5) { buffer in
+            guard let base = buffer.baseAddress, buffer.count >= 5 else { return 0 }
+            storeClock(second, at: base)
+            return 5
+        }
     }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
