@@ -2,11 +2,11 @@ import XCTest
 @testable import CellHostCore
 
 /// `UnsafeList<UInt8>` holds a canvas's bytes: its appends (a byte, a
-/// buffer, copies of its own elements), cuts and growth must keep what an
-/// array would.
+/// buffer, copies of its own elements, elements written in reserved
+/// room), cuts and growth must keep what an array would.
 final class UnsafeListTests: XCTestCase {
     /// Random appends (empty ones, buffers without memory, buffers larger
-    /// than the capacity so far), truncations (past the end, below zero)
+    /// than the capacity so far, writes in reserved room), truncations (past the end, below zero)
     /// and emptying, from a capacity of one, against an array.
     func test_byteOperations_keepWhatAnArrayKeeps() {
         var random = SplitMix64(state: 0xB17E_5EED)
@@ -15,7 +15,7 @@ final class UnsafeListTests: XCTestCase {
             defer { list.deallocate() }
             var reference: [UInt8] = []
             for step in 0..<60 {
-                switch random.below(8) {
+                switch random.below(9) {
                 case 0:
                     let byte = UInt8(truncatingIfNeeded: random.below(256))
                     list.append(byte)
@@ -42,6 +42,22 @@ final class UnsafeListTests: XCTestCase {
                         list.removeAll()
                         reference.removeAll()
                     }
+                case 7:
+                    // Room for up to twice the capacity so far (often
+                    // more than is free), part of it written in place (the
+                    // elements before, read through the storage after it
+                    // grew, then new bytes) and kept.
+                    let room = random.below(2 * list.capacity + 2)
+                    let kept = random.below(room + 1)
+                    let before = list.count
+                    let storage = list.reserve(room)
+                    XCTAssertGreaterThanOrEqual(list.capacity - list.count, room)
+                    for offset in 0..<kept {
+                        let byte = offset < before ? storage[offset] : UInt8(truncatingIfNeeded: offset &* 7 &+ step)
+                        (storage + before + offset).initialize(to: byte)
+                        reference.append(byte)
+                    }
+                    list.extend(to: before + kept)
                 default:
                     list.release(above: 64)
                     reference.removeAll()

@@ -236,42 +236,75 @@ final class Chrome {
         let quoteWidth = quoteLine.map(width) ?? 0
         let footerWidth = footer.map(width) ?? 0
         var bubbleContent = max(quoteWidth, footerWidth)
-        for line in contentLines { bubbleContent = max(bubbleContent, Int(line.width)) }
+        // The pieces the bubble's lines copy, counted with the widest line.
+        var copied = (quoteLine?.count ?? 0) + (footer?.count ?? 0)
+        for line in contentLines {
+            bubbleContent = max(bubbleContent, Int(line.width))
+            copied += Int(line.endPiece) - Int(line.firstPiece)
+        }
         // The first line of each message has a heavier bar, so consecutive
-        // messages of one group stay distinguishable.
-        let gutterStart = Int32(truncatingIfNeeded: out.bytes.count)
-        // "┃" and "│", a byte at a time (cheaper than appending an array).
-        for byte: UInt8 in [0xE2, 0x94, 0x83, 0xE2, 0x94, 0x82] { out.bytes.append(byte) }
-        let firstGutter = Piece(start: gutterStart, end: gutterStart + 3, width: 1, style: .gutter)
-        let otherGutter = Piece(start: gutterStart + 3, end: gutterStart + 6, width: 1, style: .gutter)
+        // messages of one group stay distinguishable: "┃" and "│", stored
+        // in place.
+        let gutterStart = out.bytes.count
+        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(6) + gutterStart)
+        // E2 94 83 E2 and 94 82, as little-endian words.
+        gutterBytes.storeBytes(of: UInt32(0xE283_94E2).littleEndian, as: UInt32.self)
+        (gutterBytes + 4).storeBytes(of: UInt16(0x8294).littleEndian, as: UInt16.self)
+        out.bytes.extend(to: gutterStart + 6)
+        let firstGutter = Piece(start: Int32(gutterStart), end: Int32(gutterStart + 3), width: 1, style: .gutter)
+        let otherGutter = Piece(start: Int32(gutterStart + 3), end: Int32(gutterStart + 6), width: 1, style: .gutter)
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
-        var isFirst = true
-        // Each line's width is summed as it is built.
+        // Room for every line and its pieces (those it copies, and up to
+        // three of its own) is made once; the lines are stored in place,
+        // each line's width summed as it is built.
+        let lineCount = contentLines.count + (quoteLine == nil ? 0 : 1) + (footer == nil ? 0 : 1)
+        let pieces = out.pieces.reserve(copied + 3 * lineCount)
+        let lines = out.lines.reserve(lineCount)
+        var next = out.pieces.count
+        var nextLine = out.lines.count
+        var gutter = firstGutter
+        /// Copies the pieces `range` (before `next`, so never overlapping
+        /// the copies) to `next`: most lines are a single piece.
+        @inline(__always)
+        func copy(_ range: Range<Int>) {
+            if range.count == 1 {
+                (pieces + next).initialize(to: pieces[range.lowerBound])
+            } else {
+                (pieces + next).initialize(from: pieces + range.lowerBound, count: range.count)
+            }
+            next &+= range.count
+        }
+        @inline(__always)
         func bubbleLine(_ range: Range<Int>, width lineWidth: Int) {
-            let gutter = isFirst ? firstGutter : otherGutter
-            isFirst = false
-            let lineStart = out.pieces.count
+            let lineStart = next
             var total: Int32
             if outgoing {
                 let rightPadding = Piece.padding(bubbleContent - lineWidth + 1)
-                out.pieces.append(leftPadding)
-                out.pieces.appendCopies(of: range)
-                out.pieces.append(rightPadding)
-                out.pieces.append(gutter)
+                (pieces + next).initialize(to: leftPadding)
+                next &+= 1
+                copy(range)
+                (pieces + next).initialize(to: rightPadding)
+                (pieces + next + 1).initialize(to: gutter)
+                next &+= 2
                 total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
             } else {
-                out.pieces.append(gutter)
-                out.pieces.append(.padding(1))
-                out.pieces.appendCopies(of: range)
+                (pieces + next).initialize(to: gutter)
+                (pieces + next + 1).initialize(to: .padding(1))
+                next &+= 2
+                copy(range)
                 total = gutter.width + 1 + Int32(lineWidth)
             }
-            out.lines.append(Line(firstPiece: Int32(lineStart), endPiece: Int32(out.pieces.count), width: total))
+            (lines + nextLine).initialize(to: Line(firstPiece: Int32(lineStart), endPiece: Int32(next), width: total))
+            nextLine &+= 1
+            gutter = otherGutter
         }
         if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
         for line in contentLines {
             bubbleLine(Int(line.firstPiece)..<Int(line.endPiece), width: Int(line.width))
         }
         if let footer { bubbleLine(footer, width: footerWidth) }
+        out.pieces.extend(to: next)
+        out.lines.extend(to: nextLine)
     }
 
     /// A `system` message: its content centred and muted, with no sender,
@@ -436,15 +469,19 @@ final class Chrome {
             let time = Chrome.clock(second)
             return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, into: &out.bytes)
         }
+        // Stored in place: "· " (C2 B7 20) and the clock's five bytes.
         let start = out.bytes.count
+        let length = afterName ? 8 : 5
+        var target = out.bytes.reserve(length) + start
         if afterName {
-            // "· "
-            out.bytes.append(0xC2)
-            out.bytes.append(0xB7)
-            out.bytes.append(0x20)
+            target[0] = 0xC2
+            target[1] = 0xB7
+            target[2] = 0x20
+            target += 3
         }
-        Chrome.appendClock(second, to: &out.bytes)
-        return Piece(start: Int32(start), end: Int32(out.bytes.count), width: Int32(columns), style: .muted)
+        Chrome.storeClock(second, at: target)
+        out.bytes.extend(to: start + length)
+        return Piece(start: Int32(start), end: Int32(start + length), width: Int32(columns), style: .muted)
     }
 
     private func separator(_ label: String, _ out: inout ChromeLines) {
@@ -659,24 +696,27 @@ final class Chrome {
         return Int(hash % 6)
     }
 
-    /// `HH:MM` of the day's `second` (0 to 86 399), appended to `bytes`.
-    static func appendClock<Output: ByteSink>(_ second: Int, to bytes: inout Output) {
+    /// `HH:MM` of the day's `second` (0 to 86 399), stored in the five
+    /// bytes at `target`: every group header shows one, written in place.
+    static func storeClock(_ second: Int, at target: UnsafeMutablePointer<UInt8>) {
         let minutes = UInt32(truncatingIfNeeded: second) / 60
         let hour = UInt8(truncatingIfNeeded: minutes / 60 % 24)
         let minute = UInt8(truncatingIfNeeded: minutes % 60)
-        bytes.append(0x30 + hour / 10)
-        bytes.append(0x30 + hour % 10)
-        bytes.append(0x3A) // :
-        bytes.append(0x30 + minute / 10)
-        bytes.append(0x30 + minute % 10)
+        target[0] = 0x30 + hour / 10
+        target[1] = 0x30 + hour % 10
+        target[2] = 0x3A // :
+        target[3] = 0x30 + minute / 10
+        target[4] = 0x30 + minute % 10
     }
 
     /// `HH:MM` of the day's `second`, as a string (for the HTML page, and a
     /// header too narrow for it).
     static func clock(_ second: Int) -> String {
-        var bytes: [UInt8] = []
-        appendClock(second, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 5) { buffer in
+            guard let base = buffer.baseAddress, buffer.count >= 5 else { return 0 }
+            storeClock(second, at: base)
+            return 5
+        }
     }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

@@ -63,6 +63,25 @@ struct UnsafeList<Element> {
         count &+= added
     }
 
+    /// Makes room for `added` more elements and returns the storage, for a
+    /// caller that writes many elements past `count` with one capacity
+    /// check (the chrome's bubble lines) and then keeps them with
+    /// `extend(to:)`. Valid until the list grows again; the elements before
+    /// `count` stay readable through it.
+    @inline(__always)
+    mutating func reserve(_ added: Int) -> UnsafeMutablePointer<Element> {
+        if added > capacity &- count { grow(toHold: count + added) }
+        return base
+    }
+
+    /// Keeps the elements written past `count` (within the room `reserve`
+    /// made) up to `newCount`.
+    @inline(__always)
+    mutating func extend(to newCount: Int) {
+        precondition(newCount >= count && newCount <= capacity, "UnsafeList.extend beyond the reserved room")
+        count = newCount
+    }
+
     /// Keeps the first `newCount` elements (all when there are fewer).
     @inline(__always)
     mutating func truncate(to newCount: Int) { count = max(0, min(count, newCount)) }
