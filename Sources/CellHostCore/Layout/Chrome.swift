@@ -181,7 +181,7 @@ final class Chrome {
     /// message without `reply_to`: it need not be copied then).
     func layout(_ message: Message, _ canvas: CellCanvas, quote: ReplyQuote?) {
         let placement = place(message)
-        out.take(from: canvas)
+        var out = ChromeLines(from: canvas)
         if placement.gap { out.blankLine() }
         if placement.startsDay, let time = message.time { separator(Chrome.dayLabel(times.localTime(time)), &out) }
         if message.isSystem {
@@ -190,14 +190,7 @@ final class Chrome {
             if placement.hasHeader { header(placement, message, &out) }
             bubble(message, canvas, quote: quote, &out)
         }
-        out.giveBack(to: canvas)
-    }
-
-    /// The canvas's arrays while `layout` runs (empty ones between messages).
-    private var out = ChromeLines()
-
-    deinit {
-        out.deallocate()
+        out.store(into: canvas)
     }
 
     /// The bubble: reply quote, content, footer, all aligned together.

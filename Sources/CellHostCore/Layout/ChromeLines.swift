@@ -1,34 +1,30 @@
 /// A canvas's bytes, pieces and output lines while the chrome lays one
-/// message out: swapped out of the canvas at the start and back at the end
-/// (`take(from:)`, `giveBack(to:)`), so that each of the chrome's many
-/// small appends goes to a value of its own instead of through the
-/// canvas's stored property. The chrome keeps one between messages,
-/// holding small lists of its own (freed by `deallocate`): swapping costs
-/// no reference counting, and nothing is released.
+/// message out: copied out of the canvas at the start (`init(from:)`) and
+/// stored back at the end (`store(into:)`), so that each of the chrome's
+/// many small appends goes to a local value instead of through the
+/// canvas's stored properties. The canvas is written once, at the end: it
+/// was filled on a worker thread, and its object's cache lines are best
+/// written as seldom as possible on this one. Nothing else touches the
+/// canvas's lists meanwhile (the chrome reads only its content lines), so
+/// the copies are the only users of the memory until they are stored back.
 struct ChromeLines {
-    var bytes = UnsafeList<UInt8>(capacity: 1)
-    var pieces = UnsafeList<Piece>(capacity: 1)
-    var lines = UnsafeList<Line>(capacity: 1)
+    var bytes: UnsafeList<UInt8>
+    var pieces: UnsafeList<Piece>
+    var lines: UnsafeList<Line>
 
-    /// Takes `canvas`'s lists; it holds these (empty) ones until `giveBack(to:)`.
-    mutating func take(from canvas: CellCanvas) {
-        swap(&canvas.bytes, &bytes)
-        swap(&canvas.pieces, &pieces)
-        swap(&canvas.outputLines, &lines)
+    /// The lists of `canvas`, to append to until `store(into:)`.
+    init(from canvas: CellCanvas) {
+        bytes = canvas.bytes
+        pieces = canvas.pieces
+        lines = canvas.outputLines
     }
 
-    /// Swaps the lists back into `canvas`.
-    mutating func giveBack(to canvas: CellCanvas) {
-        swap(&canvas.bytes, &bytes)
-        swap(&canvas.pieces, &pieces)
-        swap(&canvas.outputLines, &lines)
-    }
-
-    /// Frees the lists held between messages (the owning chrome's deinit).
-    func deallocate() {
-        bytes.deallocate()
-        pieces.deallocate()
-        lines.deallocate()
+    /// Gives `canvas` the lists back, with what was appended (and any
+    /// memory they moved to as they grew).
+    func store(into canvas: CellCanvas) {
+        canvas.bytes = bytes
+        canvas.pieces = pieces
+        canvas.outputLines = lines
     }
 
     /// Appends a piece of a chrome line; padding of no columns is left out.

@@ -8,11 +8,11 @@
 /// and a store (or a copy of memory), and emptying sets the count.
 ///
 /// Only for trivial types (no references): elements are never
-/// deinitialized. Owned by one `CellCanvas` (or a chrome's `ChromeLines`,
-/// whose spare lists it swaps with the canvas's), which frees it
-/// (`deallocate`) in its deinit; copies of the struct share the memory, so
-/// only the owner's copy may outlive a `wrap` call (the wrapper moves its
-/// copies back into the canvas when it is done).
+/// deinitialized. Owned by one `CellCanvas`, which frees it (`deallocate`)
+/// in its deinit; copies of the struct share the memory, so only the
+/// owner's copy may outlive a `wrap` or `layout` call (the wrapper and the
+/// chrome's `ChromeLines` store their copies back into the canvas when
+/// they are done).
 struct UnsafeList<Element> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
