@@ -102,8 +102,8 @@ public enum Sanitizer {
     /// DD–DF (U+0740–U+07FF), E3–EC (U+3000–U+CFFF: CJK, kana, Hangul) and
     /// EE (U+E000–U+EFFF, private use). Their valid sequences are exactly a
     /// lead and one or two bytes 80–BF (E0 and ED, whose second bytes are
-    /// narrower, are left out). `SanitizerTests` checks every code point
-    /// against the table.
+    /// narrower, are left out). `SanitizerScanTests` checks every code point
+    /// of these leads against the table.
     static let visibleLeads: UInt64 = 0x0000_5FF8_E6FF_FFF8
 
     /// The length of the sequence at `position` (a byte that is not
