@@ -37,7 +37,13 @@ public struct Fallback: Sendable, Equatable {
 
 /// Who rendered a message, and how it got there.
 public struct RenderOutcome {
-    public var cls: RuntimeClass
+    /// The class that rendered the message. Not counted (a class lives as
+    /// long as its runtime, and an outcome is read while the runtime that
+    /// made it renders): a walk makes an outcome for every message, and
+    /// counting the class wrote its reference count, a cache line that
+    /// every render thread and the owning thread's reply quotes touch,
+    /// once when the outcome was made and once when the next replaced it.
+    public unowned(unsafe) var cls: RuntimeClass
     /// The message class it was rendered as.
     public var messageClass: String
     /// nil when the first candidate for the message's own class rendered it.

@@ -114,21 +114,36 @@ public final class Runtime {
     /// the question to its superclass's implementation, up to `MessageCell`'s,
     /// which always answers. False when a class failed (CELLHOST_ERROR);
     /// `canvas` is then empty.
+    ///
+    /// Nothing here is counted, as on the render path (`MessageRenderer`):
+    /// the thread's state is lent (`unretainedState`), the instance comes
+    /// from its cache (`CallState.instanceHandle`), which keeps it, and the
+    /// methods are borrowed (a method lives as long as its class, a class
+    /// as long as its runtime). Reply quotes ask this on the owning thread
+    /// while render threads call the same classes: a retain there wrote
+    /// cache lines that the render threads read.
     func plainText(of cls: RuntimeClass, _ message: Message, into canvas: CellCanvas, width: Int,
                    messageClass: String) -> Bool {
-        let object = conversation.instance(of: cls, runtime: self)
-        var method = cls.lookup(.plainText)
-        while let current = method {
-            let result = withContext(for: current.owner, width: width, messageClass: messageClass, flags: 0) {
-                dispatcher.plainText(current, receiver: object.handle, message: message.handle, context: $0,
-                                     builder: BuilderHandle.handle(canvas))
+        unretainedState._withUnsafeGuaranteedRef { state in
+            let receiver = state.instanceHandle(of: cls, runtime: self)
+            let directory = state.baseDirectory.pointer
+            var method = cls.unretainedLookup(.plainText)
+            while let current = method {
+                let result = current._withUnsafeGuaranteedRef { method in
+                    messageClassCString(messageClass) { name in
+                        var context = self.context(for: method, width: width, messageClass: name, flags: 0,
+                                                   directory: directory)
+                        return dispatcher.plainText(method, receiver: receiver, message: message.handle,
+                                                    context: &context, builder: BuilderHandle.handle(canvas))
+                    }
+                }
+                if result == Int32(CELLHOST_RENDERED) { return true }
+                canvas.reset()
+                guard result == Int32(CELLHOST_DECLINED) else { return false }
+                method = current._withUnsafeGuaranteedRef { $0.owner.superclass?.unretainedLookup(.plainText) }
             }
-            if result == Int32(CELLHOST_RENDERED) { return true }
-            canvas.reset()
-            guard result == Int32(CELLHOST_DECLINED) else { return false }
-            method = current.owner.superclass?.lookup(.plainText)
+            return false
         }
-        return false
     }
 
     // MARK: Libraries in use
