@@ -120,9 +120,10 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(thread.next, 0)
     }
 
-    /// A walk whose messages alternate between classes takes back its
-    /// spare chain (the one before the last), and gives the registry's
-    /// chain for every class in every order, also after the registry changed.
+    /// A walk whose messages alternate between classes takes back a kept
+    /// chain (`ChainWalk.takeKeptChain`), and gives the registry's chain for
+    /// every class in every order, also after the registry changed and
+    /// with more classes than it keeps chains for.
     func testRendererRestartAlternatingClasses() {
         let runtime = Runtime()
         runtime.registry.register(Self.first, forMessageClass: "text")
@@ -149,6 +150,15 @@ final class ChainWalkTests: XCTestCase {
             restart(type)
         }
         XCTAssertEqual(describe(walk).first, "FirstCell/file")
+        // More classes than a walk keeps chains for: the oldest are dropped,
+        // and looked up again when they come back.
+        let many = (0..<10).map { "kind\($0)" }
+        for (index, type) in many.enumerated() {
+            runtime.registry.register(index.isMultiple(of: 2) ? Self.first : Self.second, forMessageClass: type)
+        }
+        for type in many + many.reversed() + ["kind3", "text", "kind9", "kind0", "nope", "kind5", "kind3", "file"] {
+            restart(type)
+        }
     }
 
     /// Messages of an unregistered class each report it once, with their

@@ -75,7 +75,9 @@ final class ChainWalk {
     /// The message class whose chain `steps` is (nil: not known), the
     /// registry generation it was looked up at, and whether the class is
     /// unregistered: a walk whose next message has the same class keeps its
-    /// steps without a look-up (`MessageRenderer.restart`).
+    /// steps without a look-up (`MessageRenderer.restart`). Together with
+    /// `unregisteredAttempts` they make the walk's current chain; the ones
+    /// before are kept in `kept`.
     private(set) var chainType: String?
     private(set) var chainGeneration = 0
     private(set) var chainIsUnregistered = false
@@ -85,29 +87,39 @@ final class ChainWalk {
     /// of the class allocates no array of its own. Empty otherwise.
     private var unregisteredAttempts: [FallbackAttempt] = []
 
-    /// The chain the walk had before its current one, kept the same way
-    /// (nil type: none): the classes of a stream's messages alternate
-    /// between a few (`text` and one media class, mostly), so the chain a
-    /// message needs is often the one before. Swapping the two back costs
-    /// no look-up and no reference counting (`takeSpareChain`).
-    private var spareSteps: [Registry.Step] = []
-    private var spareType: String?
-    private var spareGeneration = 0
-    private var spareIsUnregistered = false
-    private var spareUnregisteredAttempts: [FallbackAttempt] = []
+    /// A chain the walk had before its current one: the fields of the
+    /// current chain, moved out of the walk.
+    private struct KeptChain {
+        var steps: [Registry.Step] = []
+        var type: String?
+        var generation = 0
+        var isUnregistered = false
+        var unregisteredAttempts: [FallbackAttempt] = []
+    }
+
+    /// The chains the walk had before its current one, the latest first, at
+    /// most `keptChains` (the oldest is dropped): a stream's messages have a
+    /// few classes (the `real` mix six, in an order of its own), so the
+    /// chain a message needs is nearly always one of these. Taking one back
+    /// costs no look-up and no reference counting (`takeKeptChain`); a
+    /// look-up in the thread's cache copies the chain out of it, which
+    /// retains its steps, an array that every thread's walks share.
+    private var kept: [KeptChain] = []
+    /// As many as a thread's cache of chains (`GenerationCache`) holds, with the current one.
+    private static let keptChains = 7
 
     init(steps: [Registry.Step]) { self.steps = steps }
 
     /// Makes this walk a new one over `steps` (a render session reuses one
     /// walk per thread instead of allocating one a message), the chain of
-    /// `type` at registry `generation`; the chain it had becomes its spare.
+    /// `type` at registry `generation`; the chain it had is kept (`kept`).
     /// Nearly every message of a stream has the chain of the one before, so
     /// `steps` is kept when it is that same array: assigning it would retain
     /// and release an array that every render thread's walks hold.
     @inline(__always)
     func restart(steps: [Registry.Step], type: String, generation: Int, isUnregistered: Bool) {
         if !Self.isSameArray(self.steps, steps) {
-            if chainType != nil { swapChains() }
+            if chainType != nil { keepChain() }
             self.steps = steps
             forgetUnregisteredAttempts()
         }
@@ -120,13 +132,22 @@ final class ChainWalk {
         restart()
     }
 
-    /// When the spare chain is that of `type` at registry `generation`:
-    /// makes it the walk's chain (the current one becomes the spare),
+    /// When a kept chain is that of `type` at registry `generation`: makes
+    /// it the walk's chain (the current one is kept first in its place),
     /// restarts the walk over it and returns true. Otherwise changes nothing.
-    @inline(__always)
-    func takeSpareChain(type: String, generation: Int) -> Bool {
-        guard spareGeneration == generation, spareType == type else { return false }
-        swapChains()
+    func takeKeptChain(type: String, generation: Int) -> Bool {
+        guard let index = kept.firstIndex(where: { $0.generation == generation && $0.type == type }) else {
+            return false
+        }
+        kept.withUnsafeMutableBufferPointer { chains in
+            swapChain(with: &chains[index])
+            // The chain that was current moves to the front: moves only.
+            var position = index
+            while position > 0 {
+                chains.swapAt(position, position &- 1)
+                position &-= 1
+            }
+        }
         restart()
         return true
     }
@@ -146,11 +167,7 @@ final class ChainWalk {
         swap(&chainGeneration, &other.chainGeneration)
         swap(&chainIsUnregistered, &other.chainIsUnregistered)
         swap(&unregisteredAttempts, &other.unregisteredAttempts)
-        swap(&spareSteps, &other.spareSteps)
-        swap(&spareType, &other.spareType)
-        swap(&spareGeneration, &other.spareGeneration)
-        swap(&spareIsUnregistered, &other.spareIsUnregistered)
-        swap(&spareUnregisteredAttempts, &other.spareUnregisteredAttempts)
+        swap(&kept, &other.kept)
     }
 
     /// Drops the shared attempts of an unregistered class (an empty array,
@@ -160,14 +177,23 @@ final class ChainWalk {
         if !unregisteredAttempts.isEmpty { unregisteredAttempts = [] }
     }
 
-    /// Exchanges the current chain and the spare (moves: no reference counting).
+    /// Exchanges the current chain and `chain` (moves: no reference counting).
     @inline(__always)
-    private func swapChains() {
-        swap(&steps, &spareSteps)
-        swap(&chainType, &spareType)
-        swap(&chainGeneration, &spareGeneration)
-        swap(&chainIsUnregistered, &spareIsUnregistered)
-        swap(&unregisteredAttempts, &spareUnregisteredAttempts)
+    private func swapChain(with chain: inout KeptChain) {
+        swap(&steps, &chain.steps)
+        swap(&chainType, &chain.type)
+        swap(&chainGeneration, &chain.generation)
+        swap(&chainIsUnregistered, &chain.isUnregistered)
+        swap(&unregisteredAttempts, &chain.unregisteredAttempts)
+    }
+
+    /// Moves the current chain to the front of `kept` (dropping the oldest
+    /// when it is full), leaving the walk with none.
+    private func keepChain() {
+        var chain = KeptChain()
+        swapChain(with: &chain)
+        if kept.count >= Self.keptChains { kept.removeLast() }
+        kept.insert(chain, at: 0)
     }
 
     /// Makes this walk a new one over the steps it has. Attempts are let
@@ -258,11 +284,11 @@ struct MessageRenderer {
     /// message; no walk of an earlier message may still be in use). `state` is the
     /// calling thread's (`runtime.state`).
     ///
-    /// A walk keeps the chain of its last message and the one before
-    /// (`ChainWalk.takeSpareChain`): when the next message has one of those
-    /// classes (about half the messages of the `real` mix have the class of
-    /// the last, three in four one of the two) and the registry has not
-    /// changed, the chain is not looked up (a copy out of the thread's
+    /// A walk keeps the chain of its last message and of the few classes
+    /// before (`ChainWalk.takeKeptChain`): when the next message has one of
+    /// those classes (about half the messages of the `real` mix have the
+    /// class of the last, all but a handful one of the seven before) and
+    /// the registry has not changed, the chain is not looked up (a copy out of the thread's
     /// cache retained and released its steps, an array every thread's
     /// walks share).
     func restart(_ walk: ChainWalk, for message: Message, state: CallState) {
@@ -271,8 +297,8 @@ struct MessageRenderer {
         let type = message.type
         if walk.chainGeneration == generation, walk.chainType == type {
             walk.restart()
-        } else if walk.takeSpareChain(type: type, generation: generation) {
-            // The chain before the last one.
+        } else if walk.takeKeptChain(type: type, generation: generation) {
+            // A chain the walk had before.
         } else {
             let chain = state.chain(for: type, in: registry, generation: generation)
             walk.restart(steps: chain.steps, type: type, generation: generation, isUnregistered: chain.isUnregistered)

@@ -190,9 +190,21 @@ final class StringArena {
     /// At most `stringLimit` bytes are handed over (cut at a character
     /// boundary): a cell cannot show more than the per-message byte cap, and
     /// a 15 MiB string must not cost a plugin (and the host) a multiple of it.
+    ///
+    /// Inlined (a plugin reads a string or two a message through it): its
+    /// callers call `storeIfSafe`, and only the rare string that needs
+    /// sanitizing goes on to `storeSanitizing`.
+    @inline(__always)
     func storeSanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
         let bytes = StringArena.prefix(bytes, stringLimit)
         if let stored = storeIfSafe(bytes) { return stored }
+        return storeSanitizing(bytes)
+    }
+
+    /// `storeSanitized` for `bytes` (at most `stringLimit` of them) that
+    /// sanitizing changes.
+    @inline(never)
+    private func storeSanitizing(_ bytes: UnsafeBufferPointer<UInt8>) -> cellhost_string {
         spilled = true
         scratch.removeAll(keepingCapacity: true)
         Sanitizer.sanitize(bytes, into: &scratch, keepingNewlines: true)
@@ -228,10 +240,18 @@ final class StringArena {
 
     /// Stores the string at `node` of `document`, decoded and sanitized;
     /// escape-free strings are taken straight from the document's bytes.
+    /// Inlined into the host's `string` accessor, as `storeSanitized` is.
+    @inline(__always)
     func storeSanitized(_ document: JSONDocument, _ node: Int) -> cellhost_string {
         if let range = document.rawString(node) {
             return document.bytes.withUnsafeBufferPointer { storeSanitized(UnsafeBufferPointer(rebasing: $0[range])) }
         }
+        return storeDecoded(document, node)
+    }
+
+    /// `storeSanitized` for a string with escapes, decoded first.
+    @inline(never)
+    private func storeDecoded(_ document: JSONDocument, _ node: Int) -> cellhost_string {
         spilled = true
         decoded.removeAll(keepingCapacity: true)
         document.appendString(node, to: &decoded)
