@@ -198,7 +198,9 @@ final class ChainWalk {
 
     /// Makes this walk a new one over the steps it has. Attempts are let
     /// go rather than removed in place: the outcome they went into
-    /// (`Fallback`) shares their buffer, which removing would copy.
+    /// (`Fallback`) shares their buffer, which removing would copy. The
+    /// outcome is nearly always taken already (`takeOutcome`): assigning
+    /// nil to it then would still call its outlined destroy.
     func restart() {
         order = 0
         next = 0
@@ -206,7 +208,7 @@ final class ChainWalk {
             attempts = []
             hasAttempts = false
         }
-        outcome = nil
+        if case .some = outcome { outcome = nil }
         if !crashes.isEmpty { crashes.removeAll() }
     }
 

@@ -218,6 +218,11 @@ public final class CellCanvas {
 
     /// Appends text in `style`; '\n' starts a new line. Sanitized on the way
     /// in. Past the byte or row cap (`limits`) the text is only counted.
+    ///
+    /// Inlined (into the builder's `append` callback, a call per span a
+    /// plugin hands back, and `append(_:String)`): the common case is done
+    /// there, and the rest (`appendLines`) is a call of its own.
+    @inline(__always)
     func append(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
         // One line that needs no sanitizing: a slice of the message's own
         // strings with no control byte (so no '\n' or '\r'; TextCell's
@@ -239,6 +244,13 @@ public final class CellCanvas {
             }
             return
         }
+        appendLines(text, style: style)
+    }
+
+    /// `append` for text that is not one line needing no sanitizing (or
+    /// that comes after a cap was reached): line by line, each sanitized.
+    @inline(never)
+    private func appendLines(_ text: UnsafeBufferPointer<UInt8>, style: Style) {
         var lineStart = 0
         var index = 0
         while index <= text.count {
@@ -259,7 +271,7 @@ public final class CellCanvas {
                     return
                 }
                 if end > lineStart {
-                    // The whole text as one line was asked about above.
+                    // The whole text as one line was asked about in `append`.
                     let line = UnsafeBufferPointer(rebasing: text[lineStart..<end])
                     appendLine(line, style: style, sanitized: line.count < text.count && holdsSanitized(line))
                     if truncated {
