@@ -115,13 +115,21 @@ struct SeenBytes {
         @inline(__always) func word(_ at: Int) -> UInt64 {
             UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
         }
+        @inline(__always) func block(_ at: Int) -> Bytes { UnsafeRawPointer(base + at).loadUnaligned(as: Bytes.self) }
         if count >= 16 {
+            // Two blocks a step, with wrapping arithmetic (`i` stays below
+            // `count`): no overflow check and half the loop's bookkeeping.
             var i = 0
-            while i + 16 <= count {
-                look(UnsafeRawPointer(base + i).loadUnaligned(as: Bytes.self))
-                i += 16
+            while i < count &- 31 {
+                look(block(i))
+                look(block(i &+ 16))
+                i &+= 32
             }
-            if i < count { look(UnsafeRawPointer(base + count - 16).loadUnaligned(as: Bytes.self)) }
+            if i < count &- 15 {
+                look(block(i))
+                i &+= 16
+            }
+            if i < count { look(block(count &- 16)) }
         } else if count >= 8 {
             look(unsafeBitCast(SIMD2<UInt64>(word(0), word(count - 8)), to: Bytes.self))
         } else {
