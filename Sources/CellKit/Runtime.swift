@@ -71,8 +71,9 @@ enum Runtime {
     // message and builder, from whichever thread it is used; calls nest
     // (`send_super`), and a thread-safe plugin runs calls on several
     // threads at once. So every call in progress is recorded where any
-    // thread can see it: in a slot of `callSlots`, claimed and cleared by
-    // compare-exchange, so calls on different threads share no lock (and,
+    // thread can see it: in a slot of `callSlots`, claimed by
+    // compare-exchange and cleared by its call with a store (see `endCall`),
+    // so calls on different threads share no lock (and,
     // starting at different slots, mostly no cache line either). Only when
     // every slot is taken does a call go to the locked `activeCalls`, so a
     // call always works. A thread with a `ThreadCache` takes its tokens
