@@ -34,6 +34,7 @@ public struct Host {
 
     /// `cache` is the calling thread's `ThreadCache.current`, passed by a
     /// caller that reads it once for a whole call.
+    @inline(__always)
     init(_ table: UnsafePointer<cellhost_host>, cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) {
         self.table = table
         extensionsAddress = Runtime.extensions(of: table, cache: cache)

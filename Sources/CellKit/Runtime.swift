@@ -71,8 +71,9 @@ enum Runtime {
     // message and builder, from whichever thread it is used; calls nest
     // (`send_super`), and a thread-safe plugin runs calls on several
     // threads at once. So every call in progress is recorded where any
-    // thread can see it: in a slot of `callSlots`, claimed and cleared by
-    // compare-exchange, so calls on different threads share no lock (and,
+    // thread can see it: in a slot of `callSlots`, claimed by
+    // compare-exchange and cleared by its call with a store (see `endCall`),
+    // so calls on different threads share no lock (and,
     // starting at different slots, mostly no cache line either). Only when
     // every slot is taken does a call go to the locked `activeCalls`, so a
     // call always works. A thread with a `ThreadCache` takes its tokens
@@ -81,21 +82,34 @@ enum Runtime {
 
     /// Marks a new call as in progress and returns its token. `cache` is
     /// the calling thread's (a caller that read it already passes it).
+    /// Inlined: a thread's outermost call nearly always finds its home slot
+    /// free, which is one load and one compare-exchange; the rest is
+    /// `claimSlot`.
+    @inline(__always)
     static func beginCall(cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> CallToken {
-        let token: UInt64
-        let start: Int
-        let mask = callSlotCount - 1
-        if let cache {
-            token = cache.pointee.takeCallToken()
-            // Nested calls (`send_super`) take the slots after it.
-            start = cache.pointee.homeSlot & mask
-        } else {
-            token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
+        guard let cache else {
+            let token = lastCallToken.wrappingAdd(1, ordering: .relaxed).newValue
             // Consecutive calls start at consecutive slots, so nested calls
             // and other threads' calls rarely meet a taken one.
-            start = Int(truncatingIfNeeded: token) & mask
+            return claimSlot(token, from: Int(truncatingIfNeeded: token), in: callSlots)
         }
-        let slots = cache?.pointee.callSlots ?? callSlots
+        let token = cache.pointee.takeCallToken()
+        // Nested calls (`send_super`) take the slots after it.
+        let start = cache.pointee.homeSlot
+        let home = cache.pointee.callSlots + (start & (callSlotCount - 1))
+        if home.pointee.token.load(ordering: .relaxed) == 0,
+           home.pointee.token.compareExchange(expected: 0, desired: token, ordering: .acquiringAndReleasing).exchanged {
+            return CallToken(value: token, slot: home)
+        }
+        return claimSlot(token, from: start, in: cache.pointee.callSlots)
+    }
+
+    /// Records `token` in the first free slot of `slots` from `start` on
+    /// (wrapping around), or in the locked `activeCalls` when every slot
+    /// is taken.
+    @inline(never)
+    private static func claimSlot(_ token: UInt64, from start: Int, in slots: UnsafeMutablePointer<CallSlot>) -> CallToken {
+        let mask = callSlotCount - 1
         for step in 0...mask {
             let index = (start &+ step) & mask
             if slots[index].token.load(ordering: .relaxed) == 0,
@@ -109,14 +123,25 @@ enum Runtime {
     }
 
     /// The call `call` has returned.
+    @inline(__always)
     static func endCall(_ call: CallToken) {
         if let slot = call.slotAddress {
             // Only this call's token is cleared: a second `endCall` finds
-            // another call's token (or 0) and leaves it.
-            _ = slot.pointee.token.compareExchange(expected: call.value, desired: 0,
-                                                       ordering: .acquiringAndReleasing)
+            // another call's token (or 0) and leaves it. A load and a store,
+            // not a compare-exchange: a slot holding this call's token is
+            // changed by nothing else (other calls claim only a slot holding
+            // 0), so it cannot change between the two.
+            if slot.pointee.token.load(ordering: .relaxed) == call.value {
+                slot.pointee.token.store(0, ordering: .releasing)
+            }
             return
         }
+        endUnslottedCall(call)
+    }
+
+    /// `endCall` for a call recorded in `activeCalls`.
+    @inline(never)
+    private static func endUnslottedCall(_ call: CallToken) {
         lock.locked {
             // Calls nest, so on one thread it is the innermost one.
             if activeCalls.last == call.value {
@@ -178,7 +203,10 @@ enum Runtime {
     /// The calling thread remembers the last table it asked about, so a
     /// call normally takes no lock; `extensionsGeneration` tells it when
     /// `forgetExtensions` emptied the shared cache. `cache` is the calling
-    /// thread's (a caller that read it already passes it).
+    /// thread's (a caller that read it already passes it). Inlined into
+    /// every method call: the thread's remembered table is the answer but
+    /// for its first call (`rememberExtensions`).
+    @inline(__always)
     static func extensions(of table: UnsafePointer<cellhost_host>,
                            cache: UnsafeMutablePointer<ThreadCache>? = ThreadCache.current) -> UnsafePointer<HostExtensions> {
         guard let cache else { return lock.locked { cachedExtensions(of: table) } }
@@ -187,6 +215,14 @@ enum Runtime {
            let extensions = cache.pointee.extensions {
             return extensions
         }
+        return rememberExtensions(of: table, generation: generation, cache: cache)
+    }
+
+    /// The extensions of `table`, from the shared cache, remembered as the
+    /// thread's (as of `generation`).
+    @inline(never)
+    private static func rememberExtensions(of table: UnsafePointer<cellhost_host>, generation: UInt64,
+                                           cache: UnsafeMutablePointer<ThreadCache>) -> UnsafePointer<HostExtensions> {
         let extensions = lock.locked { cachedExtensions(of: table) }
         cache.pointee.extensionsTable = table
         cache.pointee.extensionsGeneration = generation

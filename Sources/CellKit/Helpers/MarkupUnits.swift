@@ -115,13 +115,21 @@ struct SeenBytes {
         @inline(__always) func word(_ at: Int) -> UInt64 {
             UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
         }
+        @inline(__always) func block(_ at: Int) -> Bytes { UnsafeRawPointer(base + at).loadUnaligned(as: Bytes.self) }
         if count >= 16 {
+            // Two blocks a step, with wrapping arithmetic (`i` stays below
+            // `count`): no overflow check and half the loop's bookkeeping.
             var i = 0
-            while i + 16 <= count {
-                look(UnsafeRawPointer(base + i).loadUnaligned(as: Bytes.self))
-                i += 16
+            while i < count &- 31 {
+                look(block(i))
+                look(block(i &+ 16))
+                i &+= 32
             }
-            if i < count { look(UnsafeRawPointer(base + count - 16).loadUnaligned(as: Bytes.self)) }
+            if i < count &- 15 {
+                look(block(i))
+                i &+= 16
+            }
+            if i < count { look(block(count &- 16)) }
         } else if count >= 8 {
             look(unsafeBitCast(SIMD2<UInt64>(word(0), word(count - 8)), to: Bytes.self))
         } else {
@@ -286,7 +294,7 @@ struct MixedUnits: MarkupUnits {
         guard i >= 0, i < text.count else { return true }
         let byte = text[i]
         if byte < 0x80 { return ASCIIClass.isSpace(byte) }
-        return scalar(holding: i).properties.isWhitespace
+        return Self.isWhitespace(scalar(holding: i))
     }
 
     func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, from start: Int, to end: Int) -> Int {
@@ -355,7 +363,7 @@ struct MixedUnits: MarkupUnits {
                     if scalar.value == 0x1FEF || (shape.hasColon && isURLPunctuation(scalar)) { return .graphemes }
                     if i == runStart, runStart > 0, !neverJoinsPrevious(scalar) { return .graphemes }
                 }
-                if !previousIsSimple, i > runStart, mayBeWhitespace(scalar), !neverPrepend(previous) {
+                if !previousIsSimple, i > runStart, isWhitespace(scalar), !neverPrepend(previous) {
                     return .graphemes
                 }
                 (earlier, earlierIsSimple) = (previous, previousIsSimple)
@@ -438,12 +446,18 @@ struct MixedUnits: MarkupUnits {
         neverJoins(scalar) || !joins("a", scalar)
     }
 
-    /// True when `scalar` may be whitespace: no scalar above U+3000 is
-    /// (`test_noWhitespaceAboveIdeographicSpace`), and ZWJ, the commonest
-    /// scalar after an emoji below it, is not.
+    /// `scalar.properties.isWhitespace`, with the standard library asked
+    /// only about scalars up to U+00A0, U+1680, U+2000...U+205F (but ZWJ,
+    /// the commonest scalar after an emoji) and U+3000, the only ranges
+    /// with whitespace (`test_noWhitespaceOutsideTheCheckedRanges`), so
+    /// that a run of letters not among the simple scalars (Hebrew, Latin
+    /// with accents above U+00FF, Devanagari) makes no look-up a scalar.
     @inline(always)
-    static func mayBeWhitespace(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value <= 0x3000 && scalar.value != 0x200D && scalar.properties.isWhitespace
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        let inWhitespaceRange = value <= 0xA0 || value == 0x1680 || (value &- 0x2000 <= 0x5F && value != 0x200D)
+            || value == 0x3000
+        return inWhitespaceRange && scalar.properties.isWhitespace
     }
 
     /// True when `first` and `second` make one `Character`. With an ASCII
@@ -598,7 +612,7 @@ struct GraphemeUnits: MarkupUnits {
         guard i >= 0, i < count else { return true }
         let first = text[starts[i]]
         if first < 0x80 { return ASCIIClass.isSpace(first) }
-        return UTF8Scalar.decode(text, at: starts[i]).scalar.properties.isWhitespace
+        return MixedUnits.isWhitespace(UTF8Scalar.decode(text, at: starts[i]).scalar)
     }
 }
 
