@@ -40,4 +40,28 @@ final class PipelineMemoryTests: XCTestCase {
         XCTAssertLessThan(slot.message.document.bytes.capacity, 1 << 20)
         XCTAssertLessThan(slot.canvas.bytes.capacity, 2 << 20)
     }
+
+    /// `CellCanvas.releaseLargeBuffers` looks at every list before it
+    /// releases any: one large list alone (here the pieces, or the
+    /// wrapper's glyphs) is given back, and lists under the threshold are
+    /// left as they are.
+    func test_aCanvasGivesBackAnyLargeListAndKeepsSmallOnes() {
+        let canvas = CellCanvas()
+        for _ in 0..<100 { canvas.pieces.append(Piece.padding(1)) }
+        let capacity = canvas.pieces.capacity
+        canvas.releaseLargeBuffers()
+        XCTAssertEqual(canvas.pieces.capacity, capacity, "a small list keeps its memory")
+
+        canvas.releaseLargeBuffers(threshold: 100)
+        XCTAssertLessThanOrEqual(canvas.pieces.capacity, 64)
+        XCTAssertEqual(canvas.pieces.count, 0, "a released list is empty")
+
+        for _ in 0..<((1 << 20) / MemoryLayout<Piece>.stride + 1) { canvas.pieces.append(Piece.padding(1)) }
+        canvas.releaseLargeBuffers()
+        XCTAssertLessThanOrEqual(canvas.pieces.capacity * MemoryLayout<Piece>.stride, 1 << 20)
+
+        for _ in 0..<((1 << 20) + 1) { canvas.wrapLists.glyphs.append(0x78) }
+        canvas.releaseLargeBuffers()
+        XCTAssertLessThanOrEqual(canvas.wrapLists.glyphs.capacity, 1 << 20)
+    }
 }

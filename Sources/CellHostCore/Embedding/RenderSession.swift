@@ -5,43 +5,25 @@ import CellHostABI
 /// are reused; the pipeline keeps several in flight.
 final class RenderSlot {
     enum Kind { case message, diagnostic(String), flush, end }
-    var kind = Kind.message
-    let message = Message()
-    let canvas = CellCanvas()
-    var outcome: RenderOutcome?
+    // The properties are grouped by the thread that writes them (Swift lays
+    // a class's stored properties out in this order): with render worker
+    // threads, the owning thread writes the first group as it submits a
+    // record and a worker reads it, the worker writes the second and the
+    // owning thread reads it, and the third is the owning thread's. Mixed,
+    // the fields one thread wrote for a message were spread over more of
+    // the slot's cache lines for the other thread's core to fetch.
     var line = 0
-    /// The reply quote, when the message has `reply_to` (`complete` sets it).
-    var quote = ReplyQuote()
-    /// The input it came from, for diagnostics.
-    var source = "<stdin>"
-    /// What relative media paths in it resolve against.
-    var baseDirectory = BaseDirectory.current
-    /// The number of the input whose `source` and `baseDirectory` it holds
-    /// (`RenderPipeline.input`; -1: none yet).
-    var input = -1
-    /// While its chain waits for a worker process: the walk, and what the
-    /// worker needs to render it.
-    var walk: ChainWalk?
-    /// The walk object a paused walk of this slot's moves into (`walk` is
-    /// it while paused); a walk that does not pause uses its thread's
-    /// (`CallState.walk`).
-    let spareWalk = ChainWalk(steps: [])
-    var width = 0
-    var flags: UInt32 = 0
     var sequence: UInt64 = 0
-    /// What plugins logged while rendering it, printed before it.
-    var logs: [(plugin: String, level: cellhost_log_level, message: String)] = []
-    /// The host's own diagnostics about it (a plugin disabled), printed before it.
-    var notes: [String] = []
     /// Bytes this slot holds while queued (record and content), for the
     /// pipeline's bound on bytes in flight.
     var weight = 0
-    /// Its content was wrapped and capped already (by a render worker thread).
+    /// Its content was wrapped and capped already (by a render worker
+    /// thread). Beside `weight`, which the worker that wraps writes too.
     var wrapped = false
-    /// With several render threads: the record as read, and why it could
-    /// not be parsed. The worker that parses it exchanges the buffer for the
-    /// one its message held (`Message.load(taking:)`), which the owning
-    /// thread fills with the slot's next record.
+    /// With several render threads: the record as read. The worker that
+    /// parses it exchanges the buffer for the one its message held
+    /// (`Message.load(taking:)`), which the owning thread fills with the
+    /// slot's next record.
     var record: [UInt8] = []
     /// Where the record's bytes are and how many, when they are those of
     /// `message` (set by the render workers' owning thread; nil: they are
@@ -51,7 +33,36 @@ final class RenderSlot {
     /// slot's next record is loaded, which comes after `complete`.
     var recordStart: UnsafePointer<UInt8>?
     var recordBytes = 0
+    /// The number of the input whose `source` and `baseDirectory` it holds
+    /// (`RenderPipeline.input`; -1: none yet).
+    var input = -1
+    /// The input it came from, for diagnostics.
+    var source = "<stdin>"
+    /// What relative media paths in it resolve against.
+    var baseDirectory = BaseDirectory.current
+    let message = Message()
+    let canvas = CellCanvas()
+
+    /// With several render threads: why the record could not be parsed.
     var failure: String?
+    var kind = Kind.message
+    var outcome: RenderOutcome?
+
+    /// The reply quote, when the message has `reply_to` (`complete` sets it).
+    var quote = ReplyQuote()
+    /// While its chain waits for a worker process: the walk, and what the
+    /// worker needs to render it.
+    var walk: ChainWalk?
+    /// The walk object a paused walk of this slot's moves into (`walk` is
+    /// it while paused); a walk that does not pause uses its thread's
+    /// (`CallState.walk`).
+    let spareWalk = ChainWalk(steps: [])
+    var width = 0
+    var flags: UInt32 = 0
+    /// What plugins logged while rendering it, printed before it.
+    var logs: [(plugin: String, level: cellhost_log_level, message: String)] = []
+    /// The host's own diagnostics about it (a plugin disabled), printed before it.
+    var notes: [String] = []
 
     /// Whether `outcome` is set, read without copying it (a copy retains
     /// its class, an object that the render workers retain too).
@@ -60,8 +71,8 @@ final class RenderSlot {
         return false
     }
 
-    /// Empties what the message before left (its content, logs, notes and
-    /// paused walk) for the next. `RenderSession.load` does it, unless the
+    /// Empties what the message before left (its content, logs, notes,
+    /// paused walk and `wrapped`) for the next. `RenderSession.load` does it, unless the
     /// render workers' owning thread did it when it wrote the slot out
     /// (`RenderWorkers.finishInOrder`): the canvas's lines are in that
     /// thread's cache then, and a worker emptying them (`CellCanvas.reset`'s
@@ -78,7 +89,9 @@ final class RenderSlot {
         // Checked first: removeAll costs a uniqueness check even when empty.
         if !logs.isEmpty { logs.removeAll() }
         if !notes.isEmpty { notes.removeAll() }
-        walk = nil
+        // Checked first: assigning releases the old value even when nil.
+        if walk != nil { walk = nil }
+        wrapped = false
     }
 
     /// After output: gives back what a large message made the slot grow.
@@ -203,10 +216,12 @@ public final class RenderSession {
         // Checked first: assigning releases the old value (a `diagnostic`'s
         // string) even when it is `.message`, an outlined call each record.
         if case .message = slot.kind {} else { slot.kind = .message }
-        slot.line = line
-        slot.wrapped = false
+        // A render worker passes the slot's own line, and its canvas has
+        // these limits already: stores of the same values would still take
+        // the cache lines from the owning thread's core, which writes them.
+        if slot.line != line { slot.line = line }
         if !cleared { slot.clear() }
-        slot.canvas.limits = limits
+        if slot.canvas.limits != limits { slot.canvas.limits = limits }
     }
 
     /// Walks the chain of a loaded record as far as this thread can: on the

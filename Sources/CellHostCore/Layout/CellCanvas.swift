@@ -142,7 +142,18 @@ public final class CellCanvas {
 
     /// Gives back buffers grown past `threshold` bytes by a large message,
     /// so a reused canvas does not pin the memory of the largest one.
+    /// It looks before it writes: this runs after every message, and most
+    /// grow nothing that large, so the lists keep their counts then (their
+    /// users empty or replace them first: `reset`, `Wrapper.wrap`) and the
+    /// canvas's lines, which a render worker reads next, are not written
+    /// (emptying every list cost some 70 instructions a message).
     func releaseLargeBuffers(threshold: Int = 1 << 20) {
+        func size<Element>(_ list: UnsafeList<Element>) -> Int { list.capacity &* MemoryLayout<Element>.stride }
+        let largest = max(size(bytes), size(items), size(pieces), size(contentLines), size(outputLines),
+                          size(wrapLists.word), size(wrapLists.spaces), size(wrapLists.glyphs),
+                          blockCells.capacity &* MemoryLayout<cellhost_block_cell>.stride,
+                          clusters.capacity &* MemoryLayout<Cluster>.stride)
+        guard largest > threshold else { return }
         bytes.release(above: threshold)
         items.release(above: threshold)
         if blockCells.capacity * MemoryLayout<cellhost_block_cell>.stride > threshold { blockCells = [] }
