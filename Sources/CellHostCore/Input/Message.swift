@@ -36,13 +36,17 @@ public final class Message {
 
     /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
     private var days = RFC3339.DayCache()
-    /// The last values of `type`, `senderID` and `senderName` `load(_:me:)` read.
+    /// The last values of `type`, `senderID` and `senderName`, and the last sender objects, `load(_:me:)` read.
     private var recent = RecentFields()
 
     /// The last distinct values of `type`, `senderID` and `senderName`
-    /// (`RecentStrings`): a value that comes back makes no new `String`.
+    /// (`RecentStrings`): a value that comes back makes no new `String`;
+    /// and the last distinct `sender` objects with the id and name read
+    /// from them (`RecentSenders`), so that a sender that comes back is
+    /// not read again.
     struct RecentFields {
         var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
+        var senders = RecentSenders()
     }
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
@@ -124,9 +128,15 @@ public final class Message {
         }
         if let sender = fields.sender {
             if document.kind(sender) == .object {
-                let (idNode, nameNode) = document.members(sender, "id", "name")
-                senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""
-                senderName = nameNode.flatMap { recent.senderNames.string(document, $0) } ?? ""
+                // A sender object seen lately is known from its bytes.
+                if let kept = recent.senders.find(document, sender) {
+                    (senderID, senderName) = kept
+                } else {
+                    let (idNode, nameNode) = document.members(sender, "id", "name")
+                    senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""
+                    senderName = nameNode.flatMap { recent.senderNames.string(document, $0) } ?? ""
+                    recent.senders.remember(document, sender, id: senderID, name: senderName)
+                }
             } else {
                 senderID = recent.senderIDs.string(document, sender) ?? ""
                 senderName = ""
