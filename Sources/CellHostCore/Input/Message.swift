@@ -34,6 +34,22 @@ public final class Message {
     /// A system message's `system.event` (`conversation` starts a new one).
     public internal(set) var systemEvent: String?
 
+    /// The node of `text` (the first, as with `member`), found while loading.
+    private(set) var textNode: Int?
+
+    /// The node of `reactions` (the first, as with `member`), found while
+    /// loading: the chrome looks for it on every message.
+    private(set) var reactionsNode: Int?
+
+    /// NUL-terminated copies of strings handed to plugins, valid until the
+    /// message is reset (the end of the call that received it).
+    let arena = StringArena()
+
+    // The fields above are written or read for every message; they are
+    // declared first so that they share the object's first four cache lines
+    // (a render thread writes them into a slot's message that the output
+    // thread read a ring ago). The caches below serve `load(_:me:)` alone.
+
     /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
     private var days = RFC3339.DayCache()
     /// The last values of `type`, `senderID` and `senderName`, and the last sender objects, `load(_:me:)` read.
@@ -48,10 +64,6 @@ public final class Message {
         var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
         var senders = RecentSenders()
     }
-
-    /// NUL-terminated copies of strings handed to plugins, valid until the
-    /// message is reset (the end of the call that received it).
-    let arena = StringArena()
 
     public init() {}
 
@@ -307,13 +319,6 @@ public final class Message {
     }
 
     private static let keptBytes = 1 << 20
-
-    /// The node of `text` (the first, as with `member`), found while loading.
-    private(set) var textNode: Int?
-
-    /// The node of `reactions` (the first, as with `member`), found while
-    /// loading: the chrome looks for it on every message.
-    private(set) var reactionsNode: Int?
 
     /// The message body, decoded, or nil.
     public var text: String? { textNode.flatMap { document.string($0) } }
