@@ -34,20 +34,36 @@ public final class Message {
     /// A system message's `system.event` (`conversation` starts a new one).
     public internal(set) var systemEvent: String?
 
-    /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
-    private var days = RFC3339.DayCache()
-    /// The last values of `type`, `senderID` and `senderName` `load(_:me:)` read.
-    private var recent = RecentFields()
+    /// The node of `text` (the first, as with `member`), found while loading.
+    private(set) var textNode: Int?
 
-    /// The last distinct values of `type`, `senderID` and `senderName`
-    /// (`RecentStrings`): a value that comes back makes no new `String`.
-    struct RecentFields {
-        var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
-    }
+    /// The node of `reactions` (the first, as with `member`), found while
+    /// loading: the chrome looks for it on every message.
+    private(set) var reactionsNode: Int?
 
     /// NUL-terminated copies of strings handed to plugins, valid until the
     /// message is reset (the end of the call that received it).
     let arena = StringArena()
+
+    // The fields above are written or read for every message; they are
+    // declared first so that they share the object's first four cache lines
+    // (a render thread writes them into a slot's message that the output
+    // thread read a ring ago). The caches below serve `load(_:me:)` alone.
+
+    /// The date of the last timestamp `load(_:me:)` read (most messages of a stream share it).
+    private var days = RFC3339.DayCache()
+    /// The last values of `type`, `senderID` and `senderName`, and the last sender objects, `load(_:me:)` read.
+    private var recent = RecentFields()
+
+    /// The last distinct values of `type`, `senderID` and `senderName`
+    /// (`RecentStrings`): a value that comes back makes no new `String`;
+    /// and the last distinct `sender` objects with the id and name read
+    /// from them (`RecentSenders`), so that a sender that comes back is
+    /// not read again.
+    struct RecentFields {
+        var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
+        var senders = RecentSenders()
+    }
 
     public init() {}
 
@@ -124,9 +140,15 @@ public final class Message {
         }
         if let sender = fields.sender {
             if document.kind(sender) == .object {
-                let (idNode, nameNode) = document.members(sender, "id", "name")
-                senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""
-                senderName = nameNode.flatMap { recent.senderNames.string(document, $0) } ?? ""
+                // A sender object seen lately is known from its bytes.
+                if let kept = recent.senders.find(document, sender) {
+                    (senderID, senderName) = kept
+                } else {
+                    let (idNode, nameNode) = document.members(sender, "id", "name")
+                    senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""
+                    senderName = nameNode.flatMap { recent.senderNames.string(document, $0) } ?? ""
+                    recent.senders.remember(document, sender, id: senderID, name: senderName)
+                }
             } else {
                 senderID = recent.senderIDs.string(document, sender) ?? ""
                 senderName = ""
@@ -297,13 +319,6 @@ public final class Message {
     }
 
     private static let keptBytes = 1 << 20
-
-    /// The node of `text` (the first, as with `member`), found while loading.
-    private(set) var textNode: Int?
-
-    /// The node of `reactions` (the first, as with `member`), found while
-    /// loading: the chrome looks for it on every message.
-    private(set) var reactionsNode: Int?
 
     /// The message body, decoded, or nil.
     public var text: String? { textNode.flatMap { document.string($0) } }
