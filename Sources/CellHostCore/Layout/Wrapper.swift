@@ -33,7 +33,6 @@ struct Wrapper {
                 state.flushWord(bytes)
                 state.dropSpaces()
                 if state.lineWidth > 0 { state.endLine() }
-                state.flushPending()
                 let cells = min(Int(count), width)
                 for index in Int(start)..<(Int(start) + cells) {
                     let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &state.lists.glyphs)
@@ -45,7 +44,6 @@ struct Wrapper {
             }
         }
         state.flushWord(bytes)
-        state.flushPending()
         if state.lineWidth > 0 || state.lines.isEmpty || state.pieces.count > state.firstPiece {
             state.endLine()
         }
@@ -158,11 +156,6 @@ struct Wrapper {
         var wordWidth = 0
         var spaceWidth = 0
         var paragraphStart = true
-        /// The last piece of the line, still growing: appended to the
-        /// output when a piece that does not continue it comes, or the
-        /// line ends.
-        var pending = Piece(start: -1, end: -1, width: 0, style: Style())
-        var hasPending = false
 
         init(width: Int, mode: WidthMode, lists: Lists, pieces: UnsafeList<Piece>, lines: UnsafeList<Line>) {
             self.width = width
@@ -417,35 +410,29 @@ struct Wrapper {
             spaceWidth = 0
         }
 
-        /// Appends the pending piece, if any.
-        @inline(__always)
-        mutating func flushPending() {
-            if hasPending {
-                pieces.append(pending)
-                hasPending = false
-            }
-        }
-
         mutating func endLine() {
-            flushPending()
             lines.append(Line(firstPiece: int32(firstPiece), endPiece: int32(pieces.count), width: int32(lineWidth)))
             firstPiece = pieces.count
             lineWidth = 0
         }
 
         /// Appends `start..<end` (of `width` columns) in `style` to the line,
-        /// extending the pending piece when it continues it.
+        /// extending the line's last piece in place when it continues it.
+        ///
+        /// The piece grows in the list itself, not in a copy kept aside
+        /// and appended when the next piece or the line's end comes: that
+        /// copy's 8- and 16-byte loads right after the 4-byte stores that
+        /// extended it could not be forwarded from the stores, and waited
+        /// for them to drain.
         @inline(__always)
         mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style) {
             lineWidth &+= Int(width)
-            if hasPending, pending.end == start, pending.style == style {
-                pending.end = end
-                pending.width &+= width
+            if pieces.count > firstPiece, let last = pieces.last, last.pointee.end == start, last.pointee.style == style {
+                last.pointee.end = end
+                last.pointee.width &+= width
                 return
             }
-            flushPending()
-            pending = Piece(start: start, end: end, width: width, style: style)
-            hasPending = true
+            pieces.append(Piece(start: start, end: end, width: width, style: style))
         }
 
         /// Places the word collected, if any.
