@@ -51,7 +51,12 @@ struct Wrapper {
         if !state.lists.glyphs.isEmpty { canvas.bytes.append(contentsOf: state.lists.glyphs.elements) }
         canvas.pieces = state.pieces
         canvas.contentLines = state.lines
-        canvas.wrapLists = state.lists
+        // The work lists go back only when one grew (moved): what they hold
+        // is not kept from one wrap to the next (`State.init` empties
+        // them), and copying them back whole read their counts with 16-byte
+        // loads right after the 8-byte stores that emptied them, which
+        // cannot be forwarded from those stores and waited for them.
+        if !state.lists.hasMemory(of: canvas.wrapLists) { canvas.wrapLists = state.lists }
     }
 
     /// True when a word at the end of text item `position` ends there: no
@@ -106,11 +111,20 @@ struct Wrapper {
     /// word and the spaces being collected, and rows' glyphs, put after the
     /// content once it is wrapped (the text being wrapped is read in place
     /// meanwhile: nothing is appended to the canvas's bytes until then).
+    /// The canvas's copies are stored back only when a list grew, so their
+    /// counts are stale between wraps (each wrap empties its copies first).
     /// (A list, not an array: no release at the end of each wrap.)
     struct Lists {
         var word = UnsafeList<Segment>()
         var spaces = UnsafeList<Segment>()
         var glyphs = UnsafeList<UInt8>()
+
+        /// True when each list has the memory of its counterpart in `other`
+        /// (none grew since they were copied). Their counts are not compared.
+        @inline(__always)
+        func hasMemory(of other: Lists) -> Bool {
+            word.base == other.word.base && spaces.base == other.spaces.base && glyphs.base == other.glyphs.base
+        }
 
         /// Gives back lists grown past `threshold` bytes by a large message.
         mutating func release(above threshold: Int) {
