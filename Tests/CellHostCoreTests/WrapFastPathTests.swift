@@ -239,6 +239,43 @@ final class WrapFastPathTests: XCTestCase {
         XCTAssertEqual(Layout(canvas).lines, [[0, 1, 4]])
     }
 
+    /// One canvas wrapped again and again, as a slot's canvas is: the
+    /// wrapper's work lists grow on a word of many styles (its segments)
+    /// and on a long row (its glyphs), and go back to the canvas only
+    /// then; every layout is still that of its content alone.
+    func test_wrapper_keepsItsGrownWorkLists_acrossWraps() {
+        var generator = SystemRandomNumberGenerator()
+        let canvas = CellCanvas()
+        for round in 0..<300 {
+            let source: CellCanvas
+            switch round % 5 {
+            case 0:
+                // One word of one-letter items, styles alternating: a segment each.
+                source = CellCanvas()
+                for index in 0..<(60 + round) { source.append("x", style: Self.styles[index % 2]) }
+                source.append(" end", style: [])
+            case 1:
+                // A row of block cells of three bytes each, then text.
+                source = CellCanvas()
+                let cells = (0..<(20 + round)).map { _ in cellhost_block_cell(codepoint: 0x2588, fg: 0, bg: 0, flags: 0) }
+                cells.withUnsafeBufferPointer { source.appendRow($0) }
+                source.append("after the row", style: .strong)
+            default:
+                source = Self.randomCanvas(&generator)
+            }
+            // Rows are cut to the width: a wide one grows the glyphs more.
+            let width = round % 5 == 1 ? Int.random(in: 20...200, using: &generator) : Int.random(in: 1...24, using: &generator)
+            let expected = ReferenceWrapper.layout(source, width: width, mode: .grapheme)
+            canvas.reset()
+            canvas.bytes.append(contentsOf: source.bytes.elements)
+            canvas.items.append(contentsOf: source.items.elements)
+            canvas.blockCells = source.blockCells
+            Wrapper(width: width).wrap(canvas)
+            XCTAssertEqual(Layout(canvas), expected, "round \(round) width \(width)")
+            if Layout(canvas) != expected { return }
+        }
+    }
+
     /// The layout a wrapper leaves: pieces as [start, end, width, style]
     /// and lines as [first piece, end piece, width].
     struct Layout: Equatable, CustomStringConvertible {

@@ -33,7 +33,6 @@ struct Wrapper {
                 state.flushWord(bytes)
                 state.dropSpaces()
                 if state.lineWidth > 0 { state.endLine() }
-                state.flushPending()
                 let cells = min(Int(count), width)
                 for index in Int(start)..<(Int(start) + cells) {
                     let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &state.lists.glyphs)
@@ -45,7 +44,6 @@ struct Wrapper {
             }
         }
         state.flushWord(bytes)
-        state.flushPending()
         if state.lineWidth > 0 || state.lines.isEmpty || state.pieces.count > state.firstPiece {
             state.endLine()
         }
@@ -53,7 +51,12 @@ struct Wrapper {
         if !state.lists.glyphs.isEmpty { canvas.bytes.append(contentsOf: state.lists.glyphs.elements) }
         canvas.pieces = state.pieces
         canvas.contentLines = state.lines
-        canvas.wrapLists = state.lists
+        // The work lists go back only when one grew (moved): what they hold
+        // is not kept from one wrap to the next (`State.init` empties
+        // them), and copying them back whole read their counts with 16-byte
+        // loads right after the 8-byte stores that emptied them, which
+        // cannot be forwarded from those stores and waited for them.
+        if !state.lists.hasMemory(of: canvas.wrapLists) { canvas.wrapLists = state.lists }
     }
 
     /// True when a word at the end of text item `position` ends there: no
@@ -108,11 +111,20 @@ struct Wrapper {
     /// word and the spaces being collected, and rows' glyphs, put after the
     /// content once it is wrapped (the text being wrapped is read in place
     /// meanwhile: nothing is appended to the canvas's bytes until then).
+    /// The canvas's copies are stored back only when a list grew, so their
+    /// counts are stale between wraps (each wrap empties its copies first).
     /// (A list, not an array: no release at the end of each wrap.)
     struct Lists {
         var word = UnsafeList<Segment>()
         var spaces = UnsafeList<Segment>()
         var glyphs = UnsafeList<UInt8>()
+
+        /// True when each list has the memory of its counterpart in `other`
+        /// (none grew since they were copied). Their counts are not compared.
+        @inline(__always)
+        func hasMemory(of other: Lists) -> Bool {
+            word.base == other.word.base && spaces.base == other.spaces.base && glyphs.base == other.glyphs.base
+        }
 
         /// Gives back lists grown past `threshold` bytes by a large message.
         mutating func release(above threshold: Int) {
@@ -158,11 +170,6 @@ struct Wrapper {
         var wordWidth = 0
         var spaceWidth = 0
         var paragraphStart = true
-        /// The last piece of the line, still growing: appended to the
-        /// output when a piece that does not continue it comes, or the
-        /// line ends.
-        var pending = Piece(start: -1, end: -1, width: 0, style: Style())
-        var hasPending = false
 
         init(width: Int, mode: WidthMode, lists: Lists, pieces: UnsafeList<Piece>, lines: UnsafeList<Line>) {
             self.width = width
@@ -417,35 +424,29 @@ struct Wrapper {
             spaceWidth = 0
         }
 
-        /// Appends the pending piece, if any.
-        @inline(__always)
-        mutating func flushPending() {
-            if hasPending {
-                pieces.append(pending)
-                hasPending = false
-            }
-        }
-
         mutating func endLine() {
-            flushPending()
             lines.append(Line(firstPiece: int32(firstPiece), endPiece: int32(pieces.count), width: int32(lineWidth)))
             firstPiece = pieces.count
             lineWidth = 0
         }
 
         /// Appends `start..<end` (of `width` columns) in `style` to the line,
-        /// extending the pending piece when it continues it.
+        /// extending the line's last piece in place when it continues it.
+        ///
+        /// The piece grows in the list itself, not in a copy kept aside
+        /// and appended when the next piece or the line's end comes: that
+        /// copy's 8- and 16-byte loads right after the 4-byte stores that
+        /// extended it could not be forwarded from the stores, and waited
+        /// for them to drain.
         @inline(__always)
         mutating func emit(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style) {
             lineWidth &+= Int(width)
-            if hasPending, pending.end == start, pending.style == style {
-                pending.end = end
-                pending.width &+= width
+            if pieces.count > firstPiece, let last = pieces.last, last.pointee.end == start, last.pointee.style == style {
+                last.pointee.end = end
+                last.pointee.width &+= width
                 return
             }
-            flushPending()
-            pending = Piece(start: start, end: end, width: width, style: style)
-            hasPending = true
+            pieces.append(Piece(start: start, end: end, width: width, style: style))
         }
 
         /// Places the word collected, if any.
