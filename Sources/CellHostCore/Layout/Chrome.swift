@@ -36,6 +36,7 @@ final class Chrome {
         self.width = width
         self.maximumBubbleWidth = max(12, maximumBubbleWidth)
         self.mode = mode
+        emojiWidths = EmojiWidths(mode: mode)
     }
 
     /// The columns of content for a message, inside its bubble and gutter.
@@ -356,9 +357,24 @@ final class Chrome {
         }
         if message.reactionsNode != nil {
             reactionText.removeAll(keepingCapacity: true)
-            Chrome.reactions(message, into: &reactionText)
+            // The columns of the emoji, and their bytes: the rest of the
+            // line is printable ASCII (spaces and counts), one column a byte.
+            var emojiColumns = 0
+            var emojiBytes = 0
+            Chrome.reactions(message, into: &reactionText) { emoji in
+                guard emojiColumns >= 0 else { return }
+                emojiColumns = emojiWidths.width(of: emoji).map { emojiColumns + $0 } ?? -1
+                emojiBytes += emoji.count
+            }
             if !reactionText.isEmpty {
-                add(reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, into: &out.bytes) })
+                if emojiColumns >= 0 {
+                    // Every emoji is safe and measured alone (at most 16 bytes
+                    // each, so the line is far shorter than what `fitted` keeps).
+                    let columns = reactionText.count - emojiBytes + emojiColumns
+                    reactionText.withUnsafeBufferPointer { add($0, [], knownWidth: columns) }
+                } else {
+                    add(reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, into: &out.bytes) })
+                }
             }
         }
         // "edited" is printable ASCII: six columns, no need to measure it.
@@ -376,6 +392,9 @@ final class Chrome {
 
     /// The reactions line being put together (kept for its capacity).
     private var reactionText: [UInt8] = []
+
+    /// The widths of the emoji of recent reactions.
+    private var emojiWidths: EmojiWidths
 
     /// "↪ reply to id" being put together (kept for its capacity).
     private var quoteText: [UInt8] = []
@@ -607,6 +626,14 @@ final class Chrome {
     /// terminal footer reuses one buffer and makes no `String` of it, and
     /// each emoji is decoded straight into it.
     static func reactions(_ message: Message, into text: inout [UInt8]) {
+        reactions(message, into: &text) { _ in }
+    }
+
+    /// `reactions(_:into:)`, calling `eachEmoji` with the bytes of each
+    /// emoji as the line keeps them (cut, not yet sanitized): the terminal
+    /// footer measures the line from its emoji.
+    static func reactions(_ message: Message, into text: inout [UInt8],
+                          eachEmoji: (UnsafeBufferPointer<UInt8>) -> Void) {
         let document = message.document
         guard let list = message.reactionsNode, document.kind(list) == .array else { return }
         let start = text.count
@@ -641,6 +668,7 @@ final class Chrome {
             }
             // Its first 8 characters; up to 8 bytes hold at most 8, no need to count them.
             if text.count - emojiStart > 8 { CharacterPrefix.cut(&text, from: emojiStart, toCharacters: 8) }
+            text.withUnsafeBufferPointer { eachEmoji(UnsafeBufferPointer(rebasing: $0[emojiStart...])) }
             if count > 1 {
                 text.append(0x20)
                 if count > 999_999 {

@@ -1,0 +1,76 @@
+import XCTest
+@testable import CellHostCore
+
+/// The footer measures a reactions line from the widths of its emoji
+/// (`EmojiWidths`) instead of sanitizing and measuring the line. Whenever
+/// every emoji has a width, the line must be what `Chrome.fitted` makes of
+/// it: the same bytes (it was safe) and the same width.
+final class EmojiWidthsTests: XCTestCase {
+    static let emoji: [String] = [
+        "👍", "❤️", "😂", "🎉", "🙏", "😮", "👩‍💻", "👩‍👩‍👧‍👦", "🇯🇵", "🇯", "👍🏽", "🏽", "ok", "+1", "a b", " ", "x ",
+        "e\u{301}", "\u{301}", "\u{301}x", "\u{200D}", "x\u{200D}", "\u{600}", "x\u{600}", "\u{1100}\u{1161}",
+        "\u{1161}", "\u{202E}", "\u{7}", "\u{1B}[31m", "\t", "\u{FE0F}", "✓", "日本", "\u{E0067}", "🏴\u{E0067}\u{E0062}\u{E007F}",
+        "😀😀😀😀😀", "ééééééééé", "\u{AD}", "\u{85}",
+    ]
+
+    func test_knownWidth_isWhatFittedGives() throws {
+        for mode in WidthMode.allCases {
+            let chrome = Chrome(width: 200, mode: mode)
+            var widths = EmojiWidths(mode: mode)
+            for first in Self.emoji {
+                for second in ["👍", "e\u{301}", "\u{301}", "ok", first] {
+                    for count in [1, 2, 1_000_000] {
+                        let reactions = #"[{"emoji":"\#(Self.escaped(first))","count":\#(count)},{"emoji":"\#(Self.escaped(second))"}]"#
+                        let message = try ChromeReactionsTests.message(Array(reactions.utf8))
+                        var line: [UInt8] = []
+                        var columns = 0
+                        var emojiBytes = 0
+                        Chrome.reactions(message, into: &line) { emoji in
+                            guard columns >= 0 else { return }
+                            columns = widths.width(of: emoji).map { columns + $0 } ?? -1
+                            emojiBytes += emoji.count
+                        }
+                        guard columns >= 0 else { continue }
+                        var bytes = UnsafeList<UInt8>(capacity: 16)
+                        defer { bytes.deallocate() }
+                        let piece = line.withUnsafeBufferPointer { chrome.fitted(utf8: $0, style: [], maxWidth: 10_000, into: &bytes) }
+                        XCTAssertEqual(Array(bytes.elements), line, "\(mode) \(reactions)")
+                        XCTAssertEqual(Int(piece.width), line.count - emojiBytes + columns, "\(mode) \(reactions)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Emoji that join a space next to them, or that the sanitizer changes,
+    /// have no width of their own.
+    func test_joiningOrUnsafeEmoji_haveNoWidth() {
+        for mode in WidthMode.allCases {
+            var widths = EmojiWidths(mode: mode)
+            for emoji in ["\u{301}", "\u{200D}", "\u{1B}[31m", "\u{7}", "\u{202E}", " ", ""] {
+                let bytes = Array(emoji.utf8)
+                XCTAssertNil(bytes.withUnsafeBufferPointer { widths.width(of: $0) }, "\(mode) \(emoji.unicodeScalars.map { $0.value })")
+            }
+            // Invalid UTF-8, and more than 16 bytes.
+            for bytes in [[0xF0, 0x9F, 0x91] as [UInt8], [0xFF], Array("😀😀😀😀😀".utf8)] {
+                XCTAssertNil(bytes.withUnsafeBufferPointer { widths.width(of: $0) })
+            }
+            let thumbs = Array("👍".utf8)
+            XCTAssertEqual(thumbs.withUnsafeBufferPointer { widths.width(of: $0) }, 2)
+        }
+    }
+
+    /// `text` as the inside of a JSON string.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: result += "\\\""
+            case 0x5C: result += "\\\\"
+            case 0..<0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
