@@ -111,19 +111,66 @@ final class WrapFastPathTests: XCTestCase {
         return index
     }
 
+    // MARK: Two-byte letters
+
+    /// The set of two-byte letters against the table, code point by code
+    /// point: one column, and a cluster (a unit) of their own.
+    func test_narrowLetters_matchTheTable() {
+        for scalar in UInt32(0x80)...0x7FF {
+            let properties = CodePointProperties.of(scalar)
+            let expected = properties.width == 1 && properties.startsCluster
+            let bit = CodePointProperties.narrowLetters[Int(scalar >> 6)] >> UInt64(scalar & 0x3F) & 1 != 0
+            XCTAssertEqual(bit, expected, "U+\(String(scalar, radix: 16))")
+        }
+    }
+
+    /// Runs of two-byte letters taken at once (`narrowLetterRunEnd`) against
+    /// `ClusterScanner` on the same bytes, in both width modes: the run
+    /// ends where a cluster ends, and each cluster in it is one code point
+    /// of two bytes and one column. Around and among them: combining marks
+    /// (after Latin, Hebrew and Arabic letters), a joiner, a variation
+    /// selector, a prepend mark, a soft hyphen, wide characters, ASCII,
+    /// and stray or cut-off bytes.
+    func test_narrowLetterRuns_areClustersTheScannerFinds() {
+        let texts = ["é", "ж", "ש", "ب", "Ω", "ß", "\u{301}", "\u{5B4}", "\u{64E}", "\u{200D}", "\u{FE0F}", "\u{600}",
+                     "\u{AD}", "\u{A0}", "日", "😀", "a", " "]
+        let pieces = texts.map { Array($0.utf8) } + [[0xC3], [0xA9], [0xC0, 0x80], [0xC1, 0xBF], [0xFF], [0xD7], [0xE2, 0x96]]
+        var generator = SystemRandomNumberGenerator()
+        var longest = 0
+        for _ in 0..<20000 {
+            let bytes = (0..<Int.random(in: 0...7, using: &generator)).flatMap { _ in pieces.randomElement(using: &generator)! }
+            bytes.withUnsafeBufferPointer { buffer in
+                let runEnd = CodePointProperties.narrowLetterRunEnd(buffer, from: 0, end: buffer.count)
+                longest = max(longest, runEnd)
+                for mode in WidthMode.allCases {
+                    var scanner = ClusterScanner(buffer, 0..<buffer.count, mode: mode)
+                    var position = 0
+                    while position < runEnd, let cluster = scanner.next() {
+                        XCTAssertEqual([cluster.end - cluster.start, cluster.width], [2, 1], "\(bytes) \(mode) at \(position)")
+                        position = Int(cluster.end)
+                    }
+                    XCTAssertEqual(position, runEnd, "\(bytes) \(mode)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(longest, 4)
+    }
+
     // MARK: The wrapper
 
     /// Pieces of text the random contents are made of: short, long and
     /// exactly-fitting words, runs of spaces, a tab (four spaces once
     /// sanitized), control bytes (shown as symbols), accented and other
-    /// one-column letters, marks and joiners (alone and after ASCII), a
-    /// prepend mark, wide characters and emoji (alone, in runs longer than
+    /// one-column letters (runs of two-byte ones, with marks, a joiner or
+    /// a variation selector after them), marks and joiners (alone and after
+    /// ASCII), a prepend mark, wide characters and emoji (alone, in runs longer than
     /// a line, a mark in a run), runs of block elements
     /// and braille (a mark after one), and line breaks.
     static let fragments = [
         "a", "to", "word", "wrapped", "abcdefgh", "abcdefghijklmnopqrstuvwxyz0123", " ", " ", " ", "   ", "\t", "\u{1}",
         "\u{7F}", "é", "Café", "naïve", "жук", "Ω", "e\u{301}", "a\u{200D}", "\u{301}", "\u{0600}x", "日本", "語", "。", "좋은",
-        "天气很好，我们去海边吧！", "中\u{301}文", "日本語😀😀", "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
+        "天气很好，我们去海边吧！", "中\u{301}文", "שלום", "עִבְרִית", "مرحبا", "مَرْحَبًا", "é\u{301}x",
+        "ü\u{200D}", "ö\u{FE0F}", "ñ日", "Ωé😀", "é\u{600}", "Привет", "\u{AD}", "日本語😀😀", "😀", "👩‍💻", "❤️", "🇯🇵", "▁▂▃▄▅▆▇█", "████", "█\u{301}", "⠁⠂⠃", "─┃", "\n", "\n\n", " \n",
     ]
 
     /// Styles of the items (text appended in one call is an item per line).

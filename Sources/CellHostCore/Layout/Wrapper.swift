@@ -204,11 +204,12 @@ struct Wrapper {
             spaceWidth &+= end &- start
         }
 
-        /// Collects the ASCII letters `start..<end` into the word.
+        /// Collects `start..<end`, one-column clusters (`columns` of them),
+        /// into the word.
         @inline(__always)
-        mutating func collectWord(_ start: Int, _ end: Int, _ style: Style) {
-            State.collect(int32(start), int32(end), int32(end &- start), style, into: &lists.word)
-            wordWidth &+= end &- start
+        mutating func collectWord(_ start: Int, _ end: Int, columns: Int, _ style: Style) {
+            State.collect(int32(start), int32(end), int32(columns), style, into: &lists.word)
+            wordWidth &+= columns
         }
 
         @inline(__always)
@@ -265,8 +266,10 @@ struct Wrapper {
             while let cluster = scanner.next() { add(cluster, run.style, bytes) }
         }
 
-        /// Adds sanitized text: its ASCII stretches through `addASCII`, the
-        /// rest cluster by cluster. The last ASCII byte before a non-ASCII
+        /// Adds sanitized text: its ASCII stretches through `addASCII`, runs
+        /// of two-byte letters that are clusters of one column each
+        /// (`CodePointProperties.narrowLetterRunEnd`) into the word at
+        /// once, the rest cluster by cluster. The last ASCII byte before a non-ASCII
         /// code point goes with the clusters (a mark after it joins it)
         /// unless that code point starts a cluster of its own (most do);
         /// ASCII after a non-ASCII cluster starts a cluster of its own (a
@@ -287,6 +290,17 @@ struct Wrapper {
                 guard nonASCII < end else {
                     addASCII(bytes, index, end, style, wordEnds: wordEnds)
                     return
+                }
+                // Letters of two bytes that are clusters of one column each
+                // (most accented Latin, Greek, Cyrillic, Hebrew, Arabic) go
+                // on the word at once, as `add` collects their clusters;
+                // the ASCII before them ends a cluster there.
+                let lettersEnd = CodePointProperties.narrowLetterRunEnd(bytes, from: nonASCII, end: end)
+                if lettersEnd > nonASCII {
+                    if nonASCII > index { addASCII(bytes, index, nonASCII, style, wordEnds: false) }
+                    collectWord(nonASCII, lettersEnd, columns: (lettersEnd &- nonASCII) &>> 1, style)
+                    index = lettersEnd
+                    continue
                 }
                 var scanner = ClusterScanner(bytes, nonASCII..<end, mode: mode)
                 if nonASCII > index {
@@ -334,7 +348,7 @@ struct Wrapper {
             if !lists.word.isEmpty {
                 // The word collected so far goes on up to the first space.
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: index, end: end)
-                if wordEnd > index { collectWord(index, wordEnd, style) }
+                if wordEnd > index { collectWord(index, wordEnd, columns: wordEnd &- index, style) }
                 guard wordEnd < end || wordEnds else { return }
                 placeWord(bytes)
                 index = wordEnd
@@ -380,7 +394,7 @@ struct Wrapper {
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: wordStart &+ 1, end: end)
                 guard wordEnd < end || wordEnds else {
                     if wordStart > index { collectSpaces(index, wordStart, style) }
-                    collectWord(wordStart, end, style)
+                    collectWord(wordStart, end, columns: end &- wordStart, style)
                     return
                 }
                 if lists.spaces.isEmpty {

@@ -93,6 +93,48 @@ struct CodePointProperties {
         return index
     }
 
+    /// The code points of two bytes in UTF-8 (U+0080–U+07FF) that are one
+    /// column wide and start a cluster of their own (a unit in `wcwidth`
+    /// mode): most accented Latin, Greek, Cyrillic, Hebrew and Arabic
+    /// letters, not their marks. Word `lead & 0x1F`, bit `second & 0x3F`
+    /// (the two leads of overlong forms, C0 and C1, have none). Made from
+    /// the table once; allocated once and never freed (as a static).
+    nonisolated(unsafe) static let narrowLetters: UnsafePointer<UInt64> = {
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 32)
+        let table = CodePointProperties.table
+        for lead in 0..<32 {
+            var word: UInt64 = 0
+            for offset in 0..<64 where lead >= 2 {
+                let properties = table.of(UInt32(lead << 6 | offset))
+                if properties.width == 1, properties.startsCluster { word |= 1 << UInt64(offset) }
+            }
+            words[lead] = word
+        }
+        return UnsafePointer(words)
+    }()
+
+    /// The end of the run of `narrowLetters` from `start` (within `end`)
+    /// that are each a cluster of one column, as `ClusterScanner` finds
+    /// them after ASCII or after each other: all of them when ASCII or
+    /// the end follows, else all but the last (which a mark or joiner
+    /// after it may join). `start` when there is none; valid two-byte
+    /// sequences only (a stray byte ends the run). For the wrapper, which
+    /// collects such a run into a word at once instead of scanning it.
+    @inline(__always)
+    static func narrowLetterRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        let letters = narrowLetters
+        var index = start
+        while index &+ 1 < end {
+            let lead = bytes[index]
+            let second = bytes[index &+ 1]
+            guard lead & 0xE0 == 0xC0, second & 0xC0 == 0x80,
+                  letters[Int(lead & 0x1F)] &>> UInt64(second & 0x3F) & 1 != 0 else { break }
+            index &+= 2
+        }
+        if index > start, index < end, bytes[index] >= 0x80 { index &-= 2 }
+        return index
+    }
+
     /// A handle on the filled pages.
     struct Table {
         fileprivate let pages: UnsafeMutablePointer<Atomic<UInt>>
