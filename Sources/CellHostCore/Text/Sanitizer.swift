@@ -70,8 +70,13 @@ public enum Sanitizer {
                 if position >= count { break }
             }
             let byte = base[position]
-            if byte &- 0x20 < 0x5F { position &+= 1; continue }
-            if byte == 0x0A && keepingNewlines { ascii = false; position &+= 1; continue }
+            if byte < 0x80 {
+                // Printable (a byte the word scan flagged falsely), a kept
+                // newline, or the end of the run.
+                if byte &- 0x20 < 0x5F { position &+= 1; continue }
+                if byte == 0x0A && keepingNewlines { ascii = false; position &+= 1; continue }
+                break
+            }
             // Most characters of most scripts: a lead and second byte after
             // which no sequence can be a control or a hidden format
             // character, so only the sequence's form is checked (no
