@@ -10,17 +10,29 @@ import XCTest
 /// after non-ASCII characters and controls.
 final class SanitizerScanTests: XCTestCase {
 
-    /// The lead bytes `Sanitizer.visibleLeads` names, whose sequences skip
-    /// the look-up: each starts only visible characters from U+00A0, and
-    /// only leads whose valid sequences are any one or two bytes 80–BF (not
-    /// C0–C2, E0, ED or F0–FF) are there. So is U+1F000–U+1FFFF (F0 9F).
-    func test_visibleLeads_startOnlyVisibleCharacters() {
-        for lead in UInt32(0xC0)...0xFF where Sanitizer.visibleLeads >> UInt64(lead - 0xC0) & 1 != 0 {
-            XCTAssert((0xC3...0xDF).contains(lead) || ((0xE1...0xEF).contains(lead) && lead != 0xED), "lead \(lead)")
-            let first = lead < 0xE0 ? (lead & 0x1F) << 6 : (lead & 0x0F) << 12
-            let last = first + (lead < 0xE0 ? 0x3F : 0xFFF)
-            for scalar in first...last where scalar < 0xA0 || Sanitizer.isHiddenFormat(scalar) {
-                XCTFail("lead \(lead) starts \(scalar), which is not shown as it is")
+    /// `Sanitizer.visibleSecondBytes` against the code point table, entry
+    /// by entry: a bit is set exactly when every valid sequence of its lead
+    /// and second byte is a character from U+00A0 shown as it is (for a
+    /// three-byte lead, all 64 third bytes, none overlong or a surrogate),
+    /// but for the box drawing, block and braille rows (E2 94–96, E2
+    /// A0–A3) left to the run scan. So is U+1F000–U+1FFFF (F0 9F).
+    func test_visibleSecondBytes_matchTheTable() {
+        XCTAssertEqual(Sanitizer.visibleSecondBytes.count, 0xEF - 0xC2 + 1)
+        func shown(_ scalar: UInt32) -> Bool {
+            scalar >= 0xA0 && !(0xD800...0xDFFF).contains(scalar) && !Sanitizer.isHiddenFormat(scalar)
+        }
+        for lead in UInt32(0xC2)...0xEF {
+            for second in UInt32(0x80)...0xBF {
+                var expected: Bool
+                if lead < 0xE0 {
+                    expected = shown((lead & 0x1F) << 6 | (second & 0x3F))
+                } else {
+                    let first = (lead & 0x0F) << 12 | (second & 0x3F) << 6
+                    expected = first >= 0x800 && (first...(first + 0x3F)).allSatisfy(shown)
+                }
+                if lead == 0xE2 && ((0x94...0x96).contains(second) || (0xA0...0xA3).contains(second)) { expected = false }
+                let bit = Sanitizer.visibleSecondBytes[Int(lead - 0xC2)] >> UInt64(second & 0x3F) & 1 != 0
+                XCTAssertEqual(bit, expected, "lead \(String(lead, radix: 16)) second \(String(second, radix: 16))")
             }
         }
         for scalar in UInt32(0x1F000)...0x1FFFF where Sanitizer.isHiddenFormat(scalar) {

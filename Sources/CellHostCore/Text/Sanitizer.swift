@@ -70,11 +70,17 @@ public enum Sanitizer {
                 if position >= count { break }
             }
             let byte = base[position]
-            if byte &- 0x20 < 0x5F { position &+= 1; continue }
-            if byte == 0x0A && keepingNewlines { ascii = false; position &+= 1; continue }
-            // Most letters of most scripts: a lead byte none of whose
-            // sequences can be a control or a hidden format character, so
-            // only the sequence's form is checked (no decoding, no look-up).
+            if byte < 0x80 {
+                // Printable (a byte the word scan flagged falsely), a kept
+                // newline, or the end of the run.
+                if byte &- 0x20 < 0x5F { position &+= 1; continue }
+                if byte == 0x0A && keepingNewlines { ascii = false; position &+= 1; continue }
+                break
+            }
+            // Most characters of most scripts: a lead and second byte after
+            // which no sequence can be a control or a hidden format
+            // character, so only the sequence's form is checked (no
+            // decoding, no look-up).
             let visible = visibleSequenceLength(base, at: position, count: count)
             if visible > 0 { ascii = false; position &+= visible; continue }
             // A bar or a waveform: box drawing, block elements or braille,
@@ -95,29 +101,49 @@ public enum Sanitizer {
         return position
     }
 
-    /// The lead bytes C0–FF (bit `lead - 0xC0`) of which every valid
-    /// sequence is a visible character from U+00A0 (no C1 control, no
-    /// hidden format character): C3–D7 (U+00C0–U+05FF: Latin, Greek,
-    /// Cyrillic, Armenian, Hebrew), D9–DA (U+0640–U+06BF, Arabic letters),
-    /// DD–DF (U+0740–U+07FF), E3–EC (U+3000–U+CFFF: CJK, kana, Hangul) and
-    /// EE (U+E000–U+EFFF, private use). Their valid sequences are exactly a
-    /// lead and one or two bytes 80–BF (E0 and ED, whose second bytes are
-    /// narrower, are left out). `SanitizerScanTests` checks every code point
-    /// of these leads against the table.
-    static let visibleLeads: UInt64 = 0x0000_5FF8_E6FF_FFF8
+    /// For each lead byte C2–EF (entry `lead - 0xC2`), the second bytes
+    /// 80–BF (bit `second & 0x3F`) after which every valid sequence is a
+    /// visible character from U+00A0 (no C1 control, no hidden format
+    /// character): for a two-byte lead, the one character; for a three-byte
+    /// lead, all 64 characters the third byte can make (so E0 80–9F,
+    /// overlong, and ED A0–BF, surrogates, are clear, and a third byte
+    /// 80–BF is all that is left to check). Whole scripts (Latin, Greek,
+    /// Cyrillic, Hebrew, Arabic but for its few format characters, Indic,
+    /// Vietnamese, CJK punctuation, kana, Hangul, fullwidth forms, the
+    /// variation selectors of emoji) thus need no decoding and no look-up.
+    /// E2 94–96 and E2 A0–A3 (box drawing, block elements, braille) are left
+    /// clear for `narrowSymbolRunEnd`, which takes a waveform's run of them
+    /// at once. Made from the code point table; `SanitizerScanTests` checks
+    /// every entry against it.
+    static let visibleSecondBytes: [UInt64] = [
+        0xFFFF_DFFF_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // C2–C5
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // C6–C9
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // CA–CD
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // CE–D1
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // D2–D5
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_EFFF_FFC0, 0xFFFF_FFFF_FFFF_FFFF, // D6–D9
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_DFFF_FFFF, 0xFFFF_FFFF_FFFF_7FFF, 0xFFFF_FFFF_FFFF_FFFF, // DA–DD
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFF3_0000_0000, 0xFFFF_FFFE_FFFF_FFFF, // DE–E1
+        0xFFFF_FFF0_FF8F_FFFC, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // E2–E5
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, // E6–E9
+        0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF_FFFF, 0x0000_0000_FFFF_FFFF, // EA–ED
+        0xFFFF_FFFF_FFFF_FFFF, 0x77FF_FFFF_FFFF_FFFF, // EE–EF
+    ]
 
     /// The length of the sequence at `position` (a byte that is not
     /// printable ASCII) when it is a visible character that
-    /// `visibleLeads` or the emoji block U+1F000–U+1FFFF vouches for without
-    /// a look-up; 0 otherwise (the general path then decides).
+    /// `visibleSecondBytes` or the emoji block U+1F000–U+1FFFF vouches for
+    /// without a look-up; 0 otherwise (the general path then decides).
     @inline(__always)
     static func visibleSequenceLength(_ base: UnsafePointer<UInt8>, at position: Int, count: Int) -> Int {
         let lead = base[position]
-        guard lead >= 0xC0 else { return 0 }
-        if visibleLeads &>> UInt64(lead & 0x3F) & 1 != 0 {
-            if lead < 0xE0 { return position &+ 1 < count && base[position &+ 1] & 0xC0 == 0x80 ? 2 : 0 }
-            guard position &+ 2 < count else { return 0 }
-            return base[position &+ 1] & 0xC0 == 0x80 && base[position &+ 2] & 0xC0 == 0x80 ? 3 : 0
+        guard position &+ 1 < count else { return 0 }
+        let second = base[position &+ 1]
+        let index = Int(lead &- 0xC2)
+        if index < visibleSecondBytes.count {
+            guard second & 0xC0 == 0x80, visibleSecondBytes[index] &>> UInt64(second & 0x3F) & 1 != 0 else { return 0 }
+            if lead < 0xE0 { return 2 }
+            return position &+ 2 < count && base[position &+ 2] & 0xC0 == 0x80 ? 3 : 0
         }
         // F0 9F, then two bytes 80–BF: U+1F000–U+1FFFF, emoji and symbols,
         // in which no code point is a hidden format character.
