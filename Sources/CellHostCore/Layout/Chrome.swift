@@ -357,20 +357,11 @@ final class Chrome {
         }
         if message.reactionsNode != nil {
             reactionText.removeAll(keepingCapacity: true)
-            // The columns of the emoji, and their bytes: the rest of the
-            // line is printable ASCII (spaces and counts), one column a byte.
-            var emojiColumns = 0
-            var emojiBytes = 0
-            Chrome.reactions(message, into: &reactionText) { emoji in
-                guard emojiColumns >= 0 else { return }
-                emojiColumns = emojiWidths.width(of: emoji).map { emojiColumns + $0 } ?? -1
-                emojiBytes += emoji.count
-            }
+            let columns = Chrome.reactions(message, into: &reactionText, widths: &emojiWidths)
             if !reactionText.isEmpty {
-                if emojiColumns >= 0 {
+                if let columns {
                     // Every emoji is safe and measured alone (at most 16 bytes
                     // each, so the line is far shorter than what `fitted` keeps).
-                    let columns = reactionText.count - emojiBytes + emojiColumns
                     reactionText.withUnsafeBufferPointer { add($0, [], knownWidth: columns) }
                 } else {
                     add(reactionText.withUnsafeBufferPointer { fitted(utf8: $0, style: [], maxWidth: contentWidth, into: &out.bytes) })
@@ -629,11 +620,26 @@ final class Chrome {
         reactions(message, into: &text) { _ in }
     }
 
+    /// `reactions(_:into:)`, returning the width of what it appended when
+    /// every emoji has one in `widths` (the rest of the line is printable
+    /// ASCII, spaces and counts, one column a byte), else nil: the terminal
+    /// footer then needs neither sanitize nor measure the line.
+    static func reactions(_ message: Message, into text: inout [UInt8], widths: inout EmojiWidths) -> Int? {
+        let start = text.count
+        var emojiColumns = 0
+        var emojiBytes = 0
+        reactions(message, into: &text) { emoji in
+            guard emojiColumns >= 0 else { return }
+            emojiColumns = widths.width(of: emoji).map { emojiColumns + $0 } ?? -1
+            emojiBytes += emoji.count
+        }
+        return emojiColumns >= 0 ? text.count - start - emojiBytes + emojiColumns : nil
+    }
+
     /// `reactions(_:into:)`, calling `eachEmoji` with the bytes of each
-    /// emoji as the line keeps them (cut, not yet sanitized): the terminal
-    /// footer measures the line from its emoji.
-    static func reactions(_ message: Message, into text: inout [UInt8],
-                          eachEmoji: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// emoji as the line keeps them (cut, not yet sanitized).
+    private static func reactions(_ message: Message, into text: inout [UInt8],
+                                  eachEmoji: (UnsafeBufferPointer<UInt8>) -> Void) {
         let document = message.document
         guard let list = message.reactionsNode, document.kind(list) == .array else { return }
         let start = text.count
