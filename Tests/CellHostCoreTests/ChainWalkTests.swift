@@ -188,4 +188,43 @@ final class ChainWalkTests: XCTestCase {
         XCTAssertEqual(restart("third"), ["third/unregistered"])
         XCTAssertEqual(restart("other"), ["other/unregistered"])
     }
+
+    /// The receiver a walk keeps with its chain for the first step
+    /// (`ChainWalk.firstReceiver`) is always the current conversation's
+    /// instance of the step's class: for messages whose classes alternate
+    /// (chains taken back from those kept, more classes than it keeps),
+    /// across the end of a conversation, a change of the registry, and a
+    /// walk exchanged with a slot's; later steps are looked up each time.
+    func testFirstReceiverIsTheCurrentConversationsInstance() {
+        let runtime = Runtime()
+        let classes = (0..<10).map { index in
+            RuntimeClass(name: "Cell\(index)", pluginID: "test", messageClasses: ["type\(index)"], rank: 0,
+                         instanceSize: 0, selectors: SelectorTable())
+        }
+        for (index, cls) in classes.enumerated() { runtime.registry.register(cls, forMessageClass: "type\(index)") }
+        let renderer = MessageRenderer(runtime: runtime)
+        var walk = ChainWalk(steps: [])
+        var spare = ChainWalk(steps: [])
+        var random = SplitMix64(state: 0xF125_7000)
+        for round in 0..<2_000 {
+            switch random.below(40) {
+            case 0: runtime.endConversation()
+            case 1: runtime.registry.register(Self.first, forMessageClass: "type\(random.below(10))")
+            case 2:
+                walk.exchange(with: spare)
+                swap(&walk, &spare)
+            default: break
+            }
+            let message = Message()
+            message.type = "type\(random.below(random.below(2) == 0 ? 3 : 10))"
+            message.typeIsMissing = false
+            renderer.restart(walk, for: message, state: runtime.state)
+            for index in walk.steps.indices.prefix(2) {
+                let cls = walk.steps[index].cls
+                let expected = runtime.conversation.instance(of: cls, runtime: runtime).handle
+                XCTAssertEqual(renderer.receiver(walk, index, cls, state: runtime.state), expected, "round \(round)")
+                XCTAssertEqual(renderer.receiver(walk, index, cls, state: runtime.state), expected, "round \(round), again")
+            }
+        }
+    }
 }
