@@ -287,9 +287,11 @@ final class WrapFastPathTests: XCTestCase {
     }
 
     /// One canvas wrapped again and again, as a slot's canvas is: the
-    /// wrapper's work lists grow on a word of many styles (its segments)
-    /// and on a long row (its glyphs), and go back to the canvas only
-    /// then; every layout is still that of its content alone.
+    /// word and the spaces collected outgrow their room on the stack
+    /// (`Wrapper.segmentsOnStack` segments each) on a word, or a run of
+    /// spaces, of many styles (a segment each), and the glyphs grow on a
+    /// long row (and go back to the canvas only then); every layout is
+    /// still that of its content alone.
     func test_wrapper_keepsItsGrownWorkLists_acrossWraps() {
         var generator = SystemRandomNumberGenerator()
         let canvas = CellCanvas()
@@ -307,11 +309,20 @@ final class WrapFastPathTests: XCTestCase {
                 let cells = (0..<(20 + round)).map { _ in cellhost_block_cell(codepoint: 0x2588, fg: 0, bg: 0, flags: 0) }
                 cells.withUnsafeBufferPointer { source.appendRow($0) }
                 source.append("after the row", style: .strong)
+            case 2:
+                // Spaces of one-space items, styles alternating, between
+                // two words: a segment each, kept when the second word
+                // fits after them, dropped when it does not.
+                source = CellCanvas()
+                source.append("a", style: [])
+                for index in 0..<(20 + round / 4) { source.append(" ", style: Self.styles[index % 2]) }
+                source.append("b", style: .strong)
             default:
                 source = Self.randomCanvas(&generator)
             }
             // Rows are cut to the width: a wide one grows the glyphs more.
-            let width = round % 5 == 1 ? Int.random(in: 20...200, using: &generator) : Int.random(in: 1...24, using: &generator)
+            let width = round % 5 == 1 ? Int.random(in: 20...200, using: &generator)
+                : round % 5 == 2 ? Int.random(in: 1...120, using: &generator) : Int.random(in: 1...24, using: &generator)
             let expected = ReferenceWrapper.layout(source, width: width, mode: .grapheme)
             canvas.reset()
             canvas.bytes.append(contentsOf: source.bytes.elements)
