@@ -389,7 +389,11 @@ struct Wrapper {
                 while let cluster = scanner.nextJoining() {
                     add(cluster, style, bytes)
                     let next = Int(cluster.end)
-                    if !cluster.isRun, next < end, bytes[next] < 0x80 {
+                    // At the end of the text the scanner has nothing more
+                    // (its position is at or past a cluster's end): asking it
+                    // anyway cost two calls, some 50 instructions.
+                    guard next < end else { break }
+                    if !cluster.isRun, bytes[next] < 0x80 {
                         index = next
                         break
                     }
