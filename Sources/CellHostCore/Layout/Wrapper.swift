@@ -476,10 +476,7 @@ struct Wrapper {
                     placeASCIIWord(bytes, spacesFrom: index, wordStart, wordEnd, style)
                 } else {
                     if wordStart > index { collectSpaces(index, wordStart, style) }
-                    word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(wordEnd &- wordStart),
-                                              style: style))
-                    wordWidth = wordEnd &- wordStart
-                    placeWord(bytes)
+                    placeASCIIWord(bytes, afterSpaces: wordStart, wordEnd, style)
                 }
                 index = wordEnd
             }
@@ -504,6 +501,29 @@ struct Wrapper {
             } else {
                 cut(segment, bytes)
             }
+        }
+
+        /// What `placeWord` does for the ASCII word `wordStart..<wordEnd`
+        /// after the spaces collected (none of the word collected): when
+        /// it fits after them (the usual case: the spaces an item ended
+        /// with, before a word in another style), they and the word are
+        /// placed at once, without collecting the word and a call.
+        @inline(__always)
+        private mutating func placeASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, afterSpaces wordStart: Int,
+                                             _ wordEnd: Int, _ style: Style) {
+            let columns = wordEnd &- wordStart
+            guard lineWidth > 0, lineWidth &+ spaceWidth &+ columns <= width, spaces.count == 1,
+                  let space = spaces.last else {
+                word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(columns), style: style))
+                wordWidth = columns
+                placeWord(bytes)
+                return
+            }
+            emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
+            emit(int32(wordStart), int32(wordEnd), int32(columns), style)
+            spaces.removeAll()
+            spaceWidth = 0
+            paragraphStart = false
         }
 
         /// Forgets the spaces collected (they end a line).
