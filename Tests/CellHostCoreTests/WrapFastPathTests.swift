@@ -241,6 +241,40 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
+    /// A word placed after spaces an item ended with, and a word that
+    /// goes on from the item before (ASCII, or accented letters collected
+    /// at once) finished by ASCII: placed without collecting when one
+    /// segment of spaces and one of the word fit (`placeASCIIWord(afterSpaces:)`,
+    /// `placeCollectedWord`), else by `placeWord`. Three items of
+    /// alternating styles, split at every pair of bytes (a split inside a
+    /// letter gives U+FFFD on both sides, as the sanitizer makes it).
+    func test_wrapper_placesWordsAfterCollectedSpacesAndLetters_likeTheGreedyRule() {
+        let texts = ["abcd efgh ij", "ab  cd ef", "naïve café au", "Ğüzel x yz", "  lead in", "a é  b"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            for first in 0...bytes.count {
+                for second in first...bytes.count {
+                    let canvas = CellCanvas()
+                    canvas.append(String(decoding: bytes[..<first], as: UTF8.self), style: [])
+                    canvas.append(String(decoding: bytes[first..<second], as: UTF8.self), style: .strong)
+                    canvas.append(String(decoding: bytes[second...], as: UTF8.self), style: [])
+                    for width in 1...14 {
+                        for mode in WidthMode.allCases {
+                            let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
+                            let wrapped = CellCanvas()
+                            wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+                            wrapped.items.append(contentsOf: canvas.items.elements)
+                            Wrapper(width: width, mode: mode).wrap(wrapped)
+                            XCTAssertEqual(Layout(wrapped), expected,
+                                           "\(text.debugDescription) split \(first) \(second) width \(width) \(mode)")
+                            if Layout(wrapped) != expected { return }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// ASCII text over several lines: a line filled up to the last space
     /// within reach ends at once, the next word (past the line's end)
     /// starting the next line; runs of spaces at the break, a word that

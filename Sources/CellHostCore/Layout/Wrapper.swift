@@ -425,7 +425,7 @@ struct Wrapper {
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: index, end: end)
                 if wordEnd > index { collectWord(index, wordEnd, columns: wordEnd &- index, style) }
                 guard wordEnd < end || wordEnds else { return }
-                placeWord(bytes)
+                placeCollectedWord(bytes)
                 index = wordEnd
             }
             while index < end {
@@ -521,6 +521,29 @@ struct Wrapper {
             }
             emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
             emit(int32(wordStart), int32(wordEnd), int32(columns), style)
+            spaces.removeAll()
+            spaceWidth = 0
+            paragraphStart = false
+        }
+
+        /// `placeWord`, done here when the word collected is one segment
+        /// after at most one of spaces and fits on the line (a word of
+        /// accented letters, or one an item ended in, finished by ASCII):
+        /// without a call and the loops over the lists.
+        @inline(__always)
+        private mutating func placeCollectedWord(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            guard word.count == 1, spaces.count <= 1, lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ wordWidth <= width else {
+                placeWord(bytes)
+                return
+            }
+            if keepSpaces, let space = spaces.last {
+                emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
+            }
+            let segment = word.base.pointee
+            emit(segment.start, segment.end, segment.width, segment.style)
+            word.removeAll()
+            wordWidth = 0
             spaces.removeAll()
             spaceWidth = 0
             paragraphStart = false
