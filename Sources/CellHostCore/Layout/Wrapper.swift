@@ -328,9 +328,10 @@ struct Wrapper {
         mutating func placeWideRun(_ run: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ Int(run.width) <= width {
+                // The word is this one segment (`add` placed the one before).
                 word.append(run)
                 wordWidth = Int(run.width)
-                placeWord(bytes)
+                placeCollectedWord(bytes)
                 return
             }
             var scanner = ClusterScanner(bytes, Int(run.start)..<Int(run.end), mode: mode)
