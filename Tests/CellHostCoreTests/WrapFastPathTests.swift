@@ -241,6 +241,40 @@ final class WrapFastPathTests: XCTestCase {
         }
     }
 
+    /// A word placed after spaces an item ended with, and a word that
+    /// goes on from the item before (ASCII, or accented letters collected
+    /// at once) finished by ASCII: placed without collecting when one
+    /// segment of spaces and one of the word fit (`placeASCIIWord(afterSpaces:)`,
+    /// `placeCollectedWord`), else by `placeWord`. Three items of
+    /// alternating styles, split at every pair of bytes (a split inside a
+    /// letter gives U+FFFD on both sides, as the sanitizer makes it).
+    func test_wrapper_placesWordsAfterCollectedSpacesAndLetters_likeTheGreedyRule() {
+        let texts = ["abcd efgh ij", "ab  cd ef", "naïve café au", "Ğüzel x yz", "  lead in", "a é  b"]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            for first in 0...bytes.count {
+                for second in first...bytes.count {
+                    let canvas = CellCanvas()
+                    canvas.append(String(decoding: bytes[..<first], as: UTF8.self), style: [])
+                    canvas.append(String(decoding: bytes[first..<second], as: UTF8.self), style: .strong)
+                    canvas.append(String(decoding: bytes[second...], as: UTF8.self), style: [])
+                    for width in 1...14 {
+                        for mode in WidthMode.allCases {
+                            let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
+                            let wrapped = CellCanvas()
+                            wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+                            wrapped.items.append(contentsOf: canvas.items.elements)
+                            Wrapper(width: width, mode: mode).wrap(wrapped)
+                            XCTAssertEqual(Layout(wrapped), expected,
+                                           "\(text.debugDescription) split \(first) \(second) width \(width) \(mode)")
+                            if Layout(wrapped) != expected { return }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// ASCII text over several lines: a line filled up to the last space
     /// within reach ends at once, the next word (past the line's end)
     /// starting the next line; runs of spaces at the break, a word that
@@ -287,9 +321,11 @@ final class WrapFastPathTests: XCTestCase {
     }
 
     /// One canvas wrapped again and again, as a slot's canvas is: the
-    /// wrapper's work lists grow on a word of many styles (its segments)
-    /// and on a long row (its glyphs), and go back to the canvas only
-    /// then; every layout is still that of its content alone.
+    /// word and the spaces collected outgrow their room on the stack
+    /// (`Wrapper.segmentsOnStack` segments each) on a word, or a run of
+    /// spaces, of many styles (a segment each), and the glyphs grow on a
+    /// long row (and go back to the canvas only then); every layout is
+    /// still that of its content alone.
     func test_wrapper_keepsItsGrownWorkLists_acrossWraps() {
         var generator = SystemRandomNumberGenerator()
         let canvas = CellCanvas()
@@ -307,11 +343,20 @@ final class WrapFastPathTests: XCTestCase {
                 let cells = (0..<(20 + round)).map { _ in cellhost_block_cell(codepoint: 0x2588, fg: 0, bg: 0, flags: 0) }
                 cells.withUnsafeBufferPointer { source.appendRow($0) }
                 source.append("after the row", style: .strong)
+            case 2:
+                // Spaces of one-space items, styles alternating, between
+                // two words: a segment each, kept when the second word
+                // fits after them, dropped when it does not.
+                source = CellCanvas()
+                source.append("a", style: [])
+                for index in 0..<(20 + round / 4) { source.append(" ", style: Self.styles[index % 2]) }
+                source.append("b", style: .strong)
             default:
                 source = Self.randomCanvas(&generator)
             }
             // Rows are cut to the width: a wide one grows the glyphs more.
-            let width = round % 5 == 1 ? Int.random(in: 20...200, using: &generator) : Int.random(in: 1...24, using: &generator)
+            let width = round % 5 == 1 ? Int.random(in: 20...200, using: &generator)
+                : round % 5 == 2 ? Int.random(in: 1...120, using: &generator) : Int.random(in: 1...24, using: &generator)
             let expected = ReferenceWrapper.layout(source, width: width, mode: .grapheme)
             canvas.reset()
             canvas.bytes.append(contentsOf: source.bytes.elements)

@@ -86,7 +86,8 @@ public final class CellCanvas {
     /// The lines written out: the chrome's, made of `pieces`.
     var outputLines = UnsafeList<Line>()
     var clusters: [Cluster] = []
-    /// The wrapper's work lists (kept for their capacity).
+    /// The wrapper's work list for rows' glyphs (kept for its capacity;
+    /// the word and spaces it collects are on its stack).
     var wrapLists = Wrapper.Lists()
 
     /// The per-message caps (`OutputLimits`), enforced while building.
@@ -150,7 +151,7 @@ public final class CellCanvas {
     func releaseLargeBuffers(threshold: Int = 1 << 20) {
         func size<Element>(_ list: UnsafeList<Element>) -> Int { list.capacity &* MemoryLayout<Element>.stride }
         let largest = max(size(bytes), size(items), size(pieces), size(contentLines), size(outputLines),
-                          size(wrapLists.word), size(wrapLists.spaces), size(wrapLists.glyphs),
+                          size(wrapLists.glyphs),
                           blockCells.capacity &* MemoryLayout<cellhost_block_cell>.stride,
                           clusters.capacity &* MemoryLayout<Cluster>.stride)
         guard largest > threshold else { return }

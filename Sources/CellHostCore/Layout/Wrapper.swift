@@ -14,10 +14,29 @@ struct Wrapper {
     var mode = WidthMode.grapheme
 
     func wrap(_ canvas: CellCanvas) {
+        // The word and the spaces being collected live on the stack, which
+        // stays in this core's cache from one message to the next: kept
+        // by each canvas, they were a line last written a ring's length of
+        // messages earlier, often by the other thread.
+        withUnsafeTemporaryAllocation(of: Segment.self, capacity: 2 &* Wrapper.segmentsOnStack) { stack in
+            wrap(canvas, stack: stack)
+        }
+    }
+
+    /// The segments of the word, and of the spaces, that fit in `wrap`'s
+    /// stack buffer (a word changes style at most a few times); more go to
+    /// the heap (`SegmentList.grow`). Both together are 1 KiB, the most
+    /// `withUnsafeTemporaryAllocation` puts on the stack without a check.
+    static let segmentsOnStack = 32
+
+    @inline(__always)
+    private func wrap(_ canvas: CellCanvas, stack: UnsafeMutableBufferPointer<Segment>) {
         // The state works on copies of the canvas's lists and moves them
         // back at the end (appends may have moved their memory).
-        var state = State(width: width, mode: mode, lists: canvas.wrapLists, pieces: canvas.pieces,
-                          lines: canvas.contentLines)
+        var state = State(width: width, mode: mode, glyphs: canvas.wrapLists.glyphs, pieces: canvas.pieces,
+                          lines: canvas.contentLines,
+                          word: SegmentList(UnsafeMutableBufferPointer(rebasing: stack[..<Wrapper.segmentsOnStack])),
+                          spaces: SegmentList(UnsafeMutableBufferPointer(rebasing: stack[Wrapper.segmentsOnStack...])))
         let bytes = canvas.bytes.elements
         let items = canvas.items.elements
         for position in items.indices {
@@ -35,7 +54,7 @@ struct Wrapper {
                 if state.lineWidth > 0 { state.endLine() }
                 let cells = min(Int(count), width)
                 for index in Int(start)..<(Int(start) + cells) {
-                    let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &state.lists.glyphs)
+                    let piece = Wrapper.blockCell(canvas.blockCells[index], at: bytes.count, glyphs: &state.glyphs)
                     state.pieces.append(piece)
                     state.lineWidth += 1
                 }
@@ -48,15 +67,17 @@ struct Wrapper {
             state.endLine()
         }
         state.dropSpaces()
-        if !state.lists.glyphs.isEmpty { canvas.bytes.append(contentsOf: state.lists.glyphs.elements) }
+        if !state.glyphs.isEmpty { canvas.bytes.append(contentsOf: state.glyphs.elements) }
         canvas.pieces = state.pieces
         canvas.contentLines = state.lines
-        // The work lists go back only when one grew (moved): what they hold
-        // is not kept from one wrap to the next (`State.init` empties
-        // them), and copying them back whole read their counts with 16-byte
-        // loads right after the 8-byte stores that emptied them, which
-        // cannot be forwarded from those stores and waited for them.
-        if !state.lists.hasMemory(of: canvas.wrapLists) { canvas.wrapLists = state.lists }
+        // The glyphs go back only when the list grew (moved): what it holds
+        // is not kept from one wrap to the next (`State.init` empties it),
+        // and copying it back whole read its count with a 16-byte load
+        // right after the 8-byte store that emptied it, which cannot be
+        // forwarded from that store and waited for it.
+        if state.glyphs.base != canvas.wrapLists.glyphs.base { canvas.wrapLists.glyphs = state.glyphs }
+        state.word.deallocate()
+        state.spaces.deallocate()
     }
 
     /// True when a word at the end of text item `position` ends there: no
@@ -107,37 +128,82 @@ struct Wrapper {
         }
     }
 
-    /// The wrapper's work lists, kept by the canvas for their memory: the
-    /// word and the spaces being collected, and rows' glyphs, put after the
-    /// content once it is wrapped (the text being wrapped is read in place
-    /// meanwhile: nothing is appended to the canvas's bytes until then).
-    /// The canvas's copies are stored back only when a list grew, so their
-    /// counts are stale between wraps (each wrap empties its copies first).
-    /// (A list, not an array: no release at the end of each wrap.)
+    /// The wrapper's work list that the canvas keeps for its memory: rows'
+    /// glyphs, put after the content once it is wrapped (the text being
+    /// wrapped is read in place meanwhile: nothing is appended to the
+    /// canvas's bytes until then). The canvas's copy is stored back only
+    /// when the list grew, so its count is stale between wraps (each wrap
+    /// empties its copy first). (A list, not an array: no release at the
+    /// end of each wrap.) The word and the spaces being collected are on
+    /// `wrap`'s stack (`SegmentList`).
     struct Lists {
-        var word = UnsafeList<Segment>()
-        var spaces = UnsafeList<Segment>()
         var glyphs = UnsafeList<UInt8>()
-
-        /// True when each list has the memory of its counterpart in `other`
-        /// (none grew since they were copied). Their counts are not compared.
-        @inline(__always)
-        func hasMemory(of other: Lists) -> Bool {
-            word.base == other.word.base && spaces.base == other.spaces.base && glyphs.base == other.glyphs.base
-        }
 
         /// Gives back lists grown past `threshold` bytes by a large message.
         mutating func release(above threshold: Int) {
-            word.release(above: threshold)
-            spaces.release(above: threshold)
             glyphs.release(above: threshold)
         }
 
         /// Frees the memory (the owning canvas's deinit).
         func deallocate() {
-            word.deallocate()
-            spaces.deallocate()
             glyphs.deallocate()
+        }
+    }
+
+    /// The segments of the word or of the spaces being collected: in a
+    /// buffer on `wrap`'s stack, moved to the heap if they outgrow it
+    /// (freed by `deallocate` at the end of the wrap). Only for one wrap.
+    struct SegmentList {
+        private(set) var base: UnsafeMutablePointer<Segment>
+        private(set) var count = 0
+        private var capacity: Int
+        /// `base` was allocated by `grow` (not the stack buffer).
+        private var onHeap = false
+
+        init(_ buffer: UnsafeMutableBufferPointer<Segment>) {
+            base = buffer.baseAddress.unsafelyUnwrapped
+            capacity = buffer.count
+        }
+
+        var isEmpty: Bool {
+            @inline(__always) get { count == 0 }
+        }
+
+        /// The last segment, to change in place; nil when empty.
+        var last: UnsafeMutablePointer<Segment>? {
+            @inline(__always) get { count > 0 ? base + (count &- 1) : nil }
+        }
+
+        /// The segments, valid until the next append.
+        var elements: UnsafeBufferPointer<Segment> {
+            @inline(__always) get { UnsafeBufferPointer(start: base, count: count) }
+        }
+
+        @inline(__always)
+        mutating func append(_ segment: Segment) {
+            if count == capacity { grow() }
+            (base + count).initialize(to: segment)
+            count &+= 1
+        }
+
+        @inline(__always)
+        mutating func removeAll() { count = 0 }
+
+        /// Moves the segments to the heap, with room for twice as many.
+        @inline(never)
+        private mutating func grow() {
+            let larger = capacity &* 2
+            let memory = UnsafeMutablePointer<Segment>.allocate(capacity: larger)
+            memory.moveInitialize(from: base, count: count)
+            if onHeap { base.deallocate() }
+            base = memory
+            capacity = larger
+            onHeap = true
+        }
+
+        /// Frees the memory `grow` allocated, if any (the end of `wrap`).
+        func deallocate() {
+            if onHeap { base.deallocate() }
         }
     }
 
@@ -159,7 +225,11 @@ struct Wrapper {
     private struct State {
         let width: Int
         let mode: WidthMode
-        var lists: Lists
+        /// The word and the spaces before it being collected (empty at
+        /// first), and rows' glyphs (the canvas's list, emptied first).
+        var word: SegmentList
+        var spaces: SegmentList
+        var glyphs: UnsafeList<UInt8>
         /// The pieces and lines made: the canvas's lists, emptied first.
         var pieces: UnsafeList<Piece>
         var lines: UnsafeList<Line>
@@ -171,15 +241,16 @@ struct Wrapper {
         var spaceWidth = 0
         var paragraphStart = true
 
-        init(width: Int, mode: WidthMode, lists: Lists, pieces: UnsafeList<Piece>, lines: UnsafeList<Line>) {
+        init(width: Int, mode: WidthMode, glyphs: UnsafeList<UInt8>, pieces: UnsafeList<Piece>, lines: UnsafeList<Line>,
+             word: SegmentList, spaces: SegmentList) {
             self.width = width
             self.mode = mode
-            self.lists = lists
+            self.word = word
+            self.spaces = spaces
+            self.glyphs = glyphs
             self.pieces = pieces
             self.lines = lines
-            self.lists.word.removeAll()
-            self.lists.spaces.removeAll()
-            self.lists.glyphs.removeAll()
+            self.glyphs.removeAll()
             self.pieces.removeAll()
             self.lines.removeAll()
         }
@@ -188,7 +259,7 @@ struct Wrapper {
         /// of `segments` when it continues it, else starts a segment.
         @inline(__always)
         static func collect(_ start: Int32, _ end: Int32, _ width: Int32, _ style: Style,
-                            into segments: inout UnsafeList<Segment>) {
+                            into segments: inout SegmentList) {
             if let last = segments.last, last.pointee.end == start, last.pointee.style == style {
                 last.pointee.end = end
                 last.pointee.width &+= width
@@ -200,7 +271,7 @@ struct Wrapper {
         /// Collects the ASCII spaces `start..<end`.
         @inline(__always)
         mutating func collectSpaces(_ start: Int, _ end: Int, _ style: Style) {
-            State.collect(int32(start), int32(end), int32(end &- start), style, into: &lists.spaces)
+            State.collect(int32(start), int32(end), int32(end &- start), style, into: &spaces)
             spaceWidth &+= end &- start
         }
 
@@ -208,7 +279,7 @@ struct Wrapper {
         /// into the word.
         @inline(__always)
         mutating func collectWord(_ start: Int, _ end: Int, columns: Int, _ style: Style) {
-            State.collect(int32(start), int32(end), int32(columns), style, into: &lists.word)
+            State.collect(int32(start), int32(end), int32(columns), style, into: &word)
             wordWidth &+= columns
         }
 
@@ -216,7 +287,7 @@ struct Wrapper {
         mutating func add(_ cluster: Cluster, _ style: Style, _ bytes: UnsafeBufferPointer<UInt8>) {
             if cluster.isSpace {
                 flushWord(bytes)
-                State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.spaces)
+                State.collect(cluster.start, cluster.end, cluster.width, style, into: &spaces)
                 spaceWidth &+= Int(cluster.width)
             } else if cluster.isWide {
                 // A wide cluster is a word of its own.
@@ -226,8 +297,8 @@ struct Wrapper {
                     placeWideRun(segment, bytes)
                     return
                 }
-                guard lists.spaces.isEmpty else {
-                    lists.word.append(segment)
+                guard spaces.isEmpty else {
+                    word.append(segment)
                     wordWidth = Int(cluster.width)
                     placeWord(bytes)
                     return
@@ -242,7 +313,7 @@ struct Wrapper {
                 }
                 paragraphStart = false
             } else {
-                State.collect(cluster.start, cluster.end, cluster.width, style, into: &lists.word)
+                State.collect(cluster.start, cluster.end, cluster.width, style, into: &word)
                 wordWidth &+= Int(cluster.width)
             }
         }
@@ -257,9 +328,10 @@ struct Wrapper {
         mutating func placeWideRun(_ run: Segment, _ bytes: UnsafeBufferPointer<UInt8>) {
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ Int(run.width) <= width {
-                lists.word.append(run)
+                // The word is this one segment (`add` placed the one before).
+                word.append(run)
                 wordWidth = Int(run.width)
-                placeWord(bytes)
+                placeCollectedWord(bytes)
                 return
             }
             var scanner = ClusterScanner(bytes, Int(run.start)..<Int(run.end), mode: mode)
@@ -318,7 +390,11 @@ struct Wrapper {
                 while let cluster = scanner.nextJoining() {
                     add(cluster, style, bytes)
                     let next = Int(cluster.end)
-                    if !cluster.isRun, next < end, bytes[next] < 0x80 {
+                    // At the end of the text the scanner has nothing more
+                    // (its position is at or past a cluster's end): asking it
+                    // anyway cost two calls, some 50 instructions.
+                    guard next < end else { break }
+                    if !cluster.isRun, bytes[next] < 0x80 {
                         index = next
                         break
                     }
@@ -345,12 +421,12 @@ struct Wrapper {
         mutating func addASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ style: Style,
                                wordEnds: Bool) {
             var index = start
-            if !lists.word.isEmpty {
+            if !word.isEmpty {
                 // The word collected so far goes on up to the first space.
                 let wordEnd = ASCIIWords.nextSpace(bytes, from: index, end: end)
                 if wordEnd > index { collectWord(index, wordEnd, columns: wordEnd &- index, style) }
                 guard wordEnd < end || wordEnds else { return }
-                placeWord(bytes)
+                placeCollectedWord(bytes)
                 index = wordEnd
             }
             while index < end {
@@ -358,7 +434,7 @@ struct Wrapper {
                 // and the spaces before them stay (a word is on the line,
                 // or none is before them): all of them when they end the
                 // text, else up to the last space within reach.
-                if lists.spaces.isEmpty, lineWidth < width, lineWidth > 0 || bytes[index] != 0x20 {
+                if spaces.isEmpty, lineWidth < width, lineWidth > 0 || bytes[index] != 0x20 {
                     let room = width &- lineWidth
                     // The text goes on past the line's end.
                     let overflows = index &+ room < end
@@ -397,14 +473,11 @@ struct Wrapper {
                     collectWord(wordStart, end, columns: end &- wordStart, style)
                     return
                 }
-                if lists.spaces.isEmpty {
+                if spaces.isEmpty {
                     placeASCIIWord(bytes, spacesFrom: index, wordStart, wordEnd, style)
                 } else {
                     if wordStart > index { collectSpaces(index, wordStart, style) }
-                    lists.word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(wordEnd &- wordStart),
-                                              style: style))
-                    wordWidth = wordEnd &- wordStart
-                    placeWord(bytes)
+                    placeASCIIWord(bytes, afterSpaces: wordStart, wordEnd, style)
                 }
                 index = wordEnd
             }
@@ -431,10 +504,56 @@ struct Wrapper {
             }
         }
 
+        /// What `placeWord` does for the ASCII word `wordStart..<wordEnd`
+        /// after the spaces collected (none of the word collected): when
+        /// it fits after them (the usual case: the spaces an item ended
+        /// with, before a word in another style), they and the word are
+        /// placed at once, without collecting the word and a call.
+        @inline(__always)
+        private mutating func placeASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, afterSpaces wordStart: Int,
+                                             _ wordEnd: Int, _ style: Style) {
+            let columns = wordEnd &- wordStart
+            guard lineWidth > 0, lineWidth &+ spaceWidth &+ columns <= width, spaces.count == 1,
+                  let space = spaces.last else {
+                word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(columns), style: style))
+                wordWidth = columns
+                placeWord(bytes)
+                return
+            }
+            emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
+            emit(int32(wordStart), int32(wordEnd), int32(columns), style)
+            spaces.removeAll()
+            spaceWidth = 0
+            paragraphStart = false
+        }
+
+        /// `placeWord`, done here when the word collected is one segment
+        /// after at most one of spaces and fits on the line (a word of
+        /// accented letters, or one an item ended in, finished by ASCII):
+        /// without a call and the loops over the lists.
+        @inline(__always)
+        private mutating func placeCollectedWord(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let keepSpaces = lineWidth > 0 || paragraphStart
+            guard word.count == 1, spaces.count <= 1, lineWidth &+ (keepSpaces ? spaceWidth : 0) &+ wordWidth <= width else {
+                placeWord(bytes)
+                return
+            }
+            if keepSpaces, let space = spaces.last {
+                emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
+            }
+            let segment = word.base.pointee
+            emit(segment.start, segment.end, segment.width, segment.style)
+            word.removeAll()
+            wordWidth = 0
+            spaces.removeAll()
+            spaceWidth = 0
+            paragraphStart = false
+        }
+
         /// Forgets the spaces collected (they end a line).
         @inline(__always)
         mutating func dropSpaces() {
-            lists.spaces.removeAll()
+            spaces.removeAll()
             spaceWidth = 0
         }
 
@@ -466,7 +585,7 @@ struct Wrapper {
         /// Places the word collected, if any.
         @inline(__always)
         mutating func flushWord(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if !lists.word.isEmpty { placeWord(bytes) }
+            if !word.isEmpty { placeWord(bytes) }
         }
 
         /// Places the word collected (not empty) after the spaces
@@ -477,17 +596,17 @@ struct Wrapper {
         mutating func placeWord(_ bytes: UnsafeBufferPointer<UInt8>) {
             let keepSpaces = lineWidth > 0 || paragraphStart
             if lineWidth + (keepSpaces ? spaceWidth : 0) + wordWidth <= width {
-                if keepSpaces { for space in lists.spaces.elements { emit(space.start, space.end, space.width, space.style) } }
-                for segment in lists.word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
+                if keepSpaces { for space in spaces.elements { emit(space.start, space.end, space.width, space.style) } }
+                for segment in word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
             } else {
                 if lineWidth > 0 { endLine() }
                 if wordWidth <= width {
-                    for segment in lists.word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
+                    for segment in word.elements { emit(segment.start, segment.end, segment.width, segment.style) }
                 } else {
-                    for segment in lists.word.elements { cut(segment, bytes) }
+                    for segment in word.elements { cut(segment, bytes) }
                 }
             }
-            lists.word.removeAll()
+            word.removeAll()
             dropSpaces()
             wordWidth = 0
             paragraphStart = false

@@ -120,8 +120,14 @@ struct CodePointProperties {
     /// after it may join). `start` when there is none; valid two-byte
     /// sequences only (a stray byte ends the run). For the wrapper, which
     /// collects such a run into a word at once instead of scanning it.
+    ///
+    /// Text that starts with a longer sequence (CJK, emoji: 8 240 of the
+    /// wrapper's 18 273 calls for 10 000 `real` messages) is turned away on
+    /// its lead byte, before the table is read (each read is a `swift_once`
+    /// check and a call).
     @inline(__always)
     static func narrowLetterRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+        guard start &+ 1 < end, bytes[start] & 0xE0 == 0xC0 else { return start }
         let letters = narrowLetters
         var index = start
         while index &+ 1 < end {
