@@ -339,6 +339,30 @@ final class MarkupEquivalenceTests: XCTestCase {
         }
     }
 
+    /// `ByteScan.firstIndex` finds the first of its three bytes from any
+    /// start to any end, in the 16-byte steps, the 8-byte step and the
+    /// bytes after them, with every byte value around it.
+    func test_byteScanFindsTheFirstMatch() {
+        var random = SplitMix64(seed: 0xB5CA)
+        for round in 0..<20000 {
+            let length = Int(random.next() % 72)
+            let bytes = (0..<length).map { _ in
+                random.next() % 4 == 0 ? [UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"), 0x80, 0xFF, 0][Int(random.next() % 6)]
+                    : UInt8(truncatingIfNeeded: random.next() % (round % 2 == 0 ? 128 : 256))
+            }
+            let start = Int(random.next() % UInt64(length + 2))
+            let end = Int(random.next() % UInt64(length + 1))
+            let (a, b, c) = round % 3 == 0 ? (UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"))
+                : (UInt8(truncatingIfNeeded: random.next()), UInt8(ascii: "*"), UInt8(ascii: "*"))
+            var expected = max(start, end)
+            if start < end, let hit = (start..<end).first(where: { bytes[$0] == a || bytes[$0] == b || bytes[$0] == c }) {
+                expected = hit
+            }
+            let found = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: a, b, c, in: $0.baseAddress, from: start, to: end) }
+            XCTAssertEqual(found, expected, "\(bytes) \(start)..<\(end) \(a) \(b) \(c)")
+        }
+    }
+
     /// The quick pass agrees with a scalar-by-scalar reading of the text on
     /// generated texts, ASCII and not, with invalid bytes now and then: its
     /// flags are exact.

@@ -415,7 +415,18 @@ struct MixedUnits: MarkupUnits {
             // ASCII, eight bytes at a time, straight to the first non-ASCII
             // byte of a word (it took a byte a step from the word's start,
             // reloading the word each time: some 70 instructions a run).
-            if i &+ 8 <= count {
+            if i &+ 16 <= count {
+                // Two words a step (the text's non-ASCII bytes are few).
+                let first = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                    & TextShape.highBits
+                let second = UInt64(littleEndian: UnsafeRawPointer(base + (i &+ 8)).loadUnaligned(as: UInt64.self))
+                    & TextShape.highBits
+                if first | second == 0 {
+                    i &+= 16
+                    continue
+                }
+                i &+= first != 0 ? first.trailingZeroBitCount &>> 3 : 8 &+ second.trailingZeroBitCount &>> 3
+            } else if i &+ 8 <= count {
                 let high = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                     & TextShape.highBits
                 if high == 0 {
@@ -694,14 +705,31 @@ struct GraphemeUnits: MarkupUnits {
     }
 }
 
-/// Finding bytes eight at a time.
+/// Finding bytes sixteen at a time.
 enum ByteScan {
     /// The first index in `start..<end` of `bytes` holding `a`, `b` or `c`,
     /// else `end` (also when `start >= end`).
+    ///
+    /// Sixteen bytes a step as `SIMD16<UInt8>` compares (SSE2), the hits
+    /// read as two words whose first set byte is the first match; then
+    /// eight bytes a step, then bytes. (Eight bytes a step, three
+    /// has-zero-byte tests a word, took some 20 instructions for eight
+    /// bytes: 1.1 M for 10 000 `real` messages.)
     static func firstIndex(of a: UInt8, _ b: UInt8, _ c: UInt8, in bytes: UnsafePointer<UInt8>?,
                            from start: Int, to end: Int) -> Int {
         guard let bytes, start < end else { return max(start, end) }
         var i = start
+        if i &+ 16 <= end {
+            let va = SIMD16<UInt8>(repeating: a), vb = SIMD16<UInt8>(repeating: b), vc = SIMD16<UInt8>(repeating: c)
+            repeat {
+                let block = UnsafeRawPointer(bytes + i).loadUnaligned(as: SIMD16<UInt8>.self)
+                let hits = unsafeBitCast((block .== va) .| (block .== vb) .| (block .== vc), to: SIMD2<UInt64>.self)
+                // Lanes are 0 or 0xFF, in memory order (little-endian words).
+                if hits[0] != 0 { return i &+ hits[0].trailingZeroBitCount &>> 3 }
+                if hits[1] != 0 { return i &+ 8 &+ hits[1].trailingZeroBitCount &>> 3 }
+                i &+= 16
+            } while i &+ 16 <= end
+        }
         while i + 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
             let hits = TextShape.zeroByte(word, a) | TextShape.zeroByte(word, b) | TextShape.zeroByte(word, c)
