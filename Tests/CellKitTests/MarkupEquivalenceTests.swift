@@ -404,6 +404,9 @@ final class MarkupEquivalenceTests: XCTestCase {
         "\u{2026}", "\u{3000}", "\u{A0}", "\u{2028}", "\u{85}", "\u{200D}", "\u{FE0F}", "\u{600}", "\u{903}",
         "é", "e\u{301}", "天", "气", "🎫", "👍", "🏽", "👨‍👩‍👧", "🇫", "🇷", "क", "्", "ष", "\u{1100}", "\u{1161}",
         "½", "٣", "Ⅻ", "\u{212A}", "İ",
+        // The edges of the scalars `MixedUnits.fit` takes from their bytes.
+        "ب", "\u{61C}", "\u{61D}", "\u{64A}", "\u{64B}", "\u{2FF}", "\u{C0}", "\u{47F}", "\u{480}", "\u{4000}",
+        "\u{9FFF}", "\u{3FFF}", "\u{A000}",
     ]
 }
 

@@ -444,6 +444,18 @@ struct MixedUnits: MarkupUnits {
             var previous = Unicode.Scalar(UInt8(0)), previousStart = i, previousIsSimple = true
             var earlier = Unicode.Scalar(UInt8(0)), earlierIsSimple = true
             while i < count, base[i] >= 0x80 {
+                if let length = simpleLetterLength(base, i, count), previousIsSimple || base[i] != 0xC2 {
+                    // A simple scalar that no check below refuses: only that it
+                    // is simple is kept (a simple scalar's value is never
+                    // asked about: `isLoneLetter` is true for every one), and
+                    // U+0085 and U+00A0, the only whitespace among them, come
+                    // here only after a simple scalar, where no whitespace
+                    // check applies.
+                    (earlier, earlierIsSimple) = (previous, previousIsSimple)
+                    (previous, previousStart, previousIsSimple) = (Unicode.Scalar(UInt8(0)), i, true)
+                    i &+= length
+                    continue
+                }
                 guard let (scalar, length) = UTF8Scalar.decodeIfValid(text, at: i) else { return .invalidUTF8 }
                 let isSimple = GraphemeUnits.isSimple(scalar)
                 if isSimple {
@@ -475,6 +487,25 @@ struct MixedUnits: MarkupUnits {
             }
         }
         return .bytes
+    }
+
+    /// The length of the valid UTF-8 sequence at `i` when it is one of the
+    /// commonest simple scalars (`GraphemeUnits.isSimple`) that are neither
+    /// URL punctuation nor U+1FEF, told from its bytes without decoding it:
+    /// U+0080...U+02FF (lead C2...CB) and U+0400...U+047F (D0, D1), Arabic
+    /// letters U+061D...U+064A, and CJK U+4000...U+9FFF (E4...E9); else nil.
+    /// (Decoding and classifying each scalar took some 40 instructions.)
+    @inline(__always)
+    static func simpleLetterLength(_ base: UnsafePointer<UInt8>, _ i: Int, _ count: Int) -> Int? {
+        let lead = base[i]
+        guard i &+ 1 < count else { return nil }
+        let second = base[i &+ 1]
+        guard second & 0xC0 == 0x80 else { return nil }
+        if lead &- 0xC2 < 10 || lead &- 0xD0 < 2 || (lead == 0xD8 && second >= 0x9D) || (lead == 0xD9 && second <= 0x8A) {
+            return 2
+        }
+        if lead &- 0xE4 < 6, i &+ 2 < count, base[i &+ 2] & 0xC0 == 0x80 { return 3 }
+        return nil
     }
 
     /// The scalars whose unit code is not `other` in a URL's trailing
