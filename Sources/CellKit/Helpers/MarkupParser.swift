@@ -44,11 +44,12 @@ struct MarkupParser<Units: MarkupUnits> {
     /// Parses `units` into `sink` (which is not finished).
     static func run<Sink: MarkupSink>(_ units: Units, _ shape: TextShape, into sink: inout Sink) {
         // Regions are disjoint: code spans are at least 3 units long, and
-        // URLs at least 8 (`http://x`). (A third of the units for both made
-        // the storage of a text of 190 bytes or more exceed the 1 KiB that
+        // URLs at least 8 (`http://x`), so without a backtick an eighth of
+        // the units is room enough. (A third for every text made the storage
+        // of a text of 190 bytes or more with a URL exceed the 1 KiB that
         // temporary allocation keeps on the stack: 316 heap allocations for
         // 10 000 `real` messages.)
-        let capacity = (shape.hasBacktick ? units.count / 3 + 1 : 0) &+ (shape.hasURLScheme ? units.count / 8 + 1 : 0)
+        let capacity = shape.hasBacktick ? units.count / 3 + 1 : shape.hasURLScheme ? units.count / 8 + 1 : 0
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: capacity) { regions in
             var parser = MarkupParser(units: units, shape: shape, regions: regions)
             parser.findRegions()
