@@ -224,6 +224,14 @@ final class MarkupEquivalenceTests: XCTestCase {
         }
     }
 
+    /// The URL scan's one-bit test is whitespace or a bracket, byte for byte.
+    func test_spaceOrBracketBitsMatchTheClasses() {
+        for code in UInt8(0)..<0x80 {
+            XCTAssertEqual(MarkupParser<ASCIIUnits>.isSpaceOrBracket(code),
+                           ASCIIClass.isSpace(code) || MarkupParser<ASCIIUnits>.isBracket(code), "\(code)")
+        }
+    }
+
     /// The quick pass finds markup wherever it is in the 8-byte words.
     func test_textShapeFindsEveryMarker() {
         for marker in ["*", "_", "`", ":", "\\", "\r", "\u{1FEF}", "é"] {
