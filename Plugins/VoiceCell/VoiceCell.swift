@@ -160,7 +160,7 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
 
         // "▶ " (accent), the duration, two spaces, the waveform (accent).
         // All of these characters are one column wide.
-        cell.append("▶ ", style: .accent)
+        Self.append("▶ ", style: .accent, to: &cell)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: PlaybackTime.maximumLength) { buffer in
             // The duration, written into `buffer` (every time `note` keeps
             // can be formatted; one that could not is left out, as `duration`
@@ -173,13 +173,13 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
                 cell.append(utf8: duration)
             }
             if waveformCount > 0 {
-                let gap = duration == nil ? "" : "  "
+                let gap: StaticString = duration == nil ? "" : "  "
                 // The duration and gap are ASCII: their UTF-8 counts are their
                 // widths (cheaper than counting Characters).
-                let beside = context.width - 2 - (duration?.count ?? 0) - gap.utf8.count
+                let beside = context.width - 2 - (duration?.count ?? 0) - gap.utf8CodeUnitCount
                 let width: Int
                 if beside >= min(Self.minimumBarsBeside, waveformCount) {
-                    cell.append(gap)
+                    Self.append(gap, to: &cell)
                     width = min(Self.maximumBars, beside)
                 } else {
                     cell.lineBreak()
@@ -209,6 +209,13 @@ public struct VoiceCell: MessageCellRenderer, PlainTextSummarizing {
             }
         }
         return .rendered
+    }
+
+    /// Appends a literal as its bytes: a `String` literal went through
+    /// `CellBuilder.append(_:style:)`, which asks the `String` for its bytes
+    /// (some 60 instructions a call, three calls a message).
+    static func append(_ literal: StaticString, style: Style = .plain, to cell: inout CellBuilder) {
+        cell.append(utf8: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), style: style)
     }
 
     /// `Voice message (0:05)` (the duration as the cell shows it), or the

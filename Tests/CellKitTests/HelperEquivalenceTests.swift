@@ -142,6 +142,23 @@ final class HelperEquivalenceTests: XCTestCase {
         }
     }
 
+    /// `ASCIIBytes.isASCII` finds a byte from 0x80 at any position of
+    /// texts of every length up to 40 (the 8-byte steps and the last eight
+    /// bytes read again for the tail).
+    func test_isASCIIFindsEveryHighByte() {
+        for length in 0...40 {
+            let ascii = [UInt8](repeating: UInt8(ascii: "m"), count: length)
+            XCTAssertTrue(ascii.withUnsafeBufferPointer { ASCIIBytes.isASCII($0) }, "\(length)")
+            for position in 0..<length {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = ascii
+                    bytes[position] = high
+                    XCTAssertFalse(bytes.withUnsafeBufferPointer { ASCIIBytes.isASCII($0) }, "\(position) of \(length)")
+                }
+            }
+        }
+    }
+
     /// Invalid UTF-8 reads as its repaired `String` does.
     func test_tagsAndBasenamesOfInvalidUTF8() {
         let inputs: [[UInt8]] = [[0xFF], [0x61, 0x2F, 0xC3], [0xC3, 0x2F, 0x62], Array("image/".utf8) + [0x80],

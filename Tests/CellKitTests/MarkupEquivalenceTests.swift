@@ -74,6 +74,13 @@ final class MarkupEquivalenceTests: XCTestCase {
             #"https://x.y/\\*a*"#, #"\https://a.b"#, #"_https://a.b/\_"#, "a\\\r\n*b*", "\\\r\n*b*",
             // ] and ^ lie between \ and _ (TextShape once flagged them as markup).
             "[see] x^2 for a plain text with ] and ^", "some]more^words*a*",
+            // A colon without `://` holds no URL (the text is one plain span).
+            "10:30 at the gate", "Note: bring tickets", "ж: 10:30。", "a:/b", "http:/x", "h://x", "://", "::/ /",
+            "at 10:30 see https://x.y/a:b", "10:30 https:/x http://y", "Ѐ10:30…*x*", "x:\u{1FEF}y\u{1FEF}",
+            // Many regions: the region storage is sized from the length.
+            String(repeating: "`a` ", count: 120), String(repeating: "http://x ", count: 70),
+            String(repeating: "`a`http://xy ", count: 40), String(repeating: "ж`a` https://b.c ", count: 30),
+            String(repeating: "`a`", count: 200),
         ]
         for text in cases { assertEquivalent(text) }
     }
@@ -217,6 +224,14 @@ final class MarkupEquivalenceTests: XCTestCase {
         }
     }
 
+    /// The URL scan's one-bit test is whitespace or a bracket, byte for byte.
+    func test_spaceOrBracketBitsMatchTheClasses() {
+        for code in UInt8(0)..<0x80 {
+            XCTAssertEqual(MarkupParser<ASCIIUnits>.isSpaceOrBracket(code),
+                           ASCIIClass.isSpace(code) || MarkupParser<ASCIIUnits>.isBracket(code), "\(code)")
+        }
+    }
+
     /// The quick pass finds markup wherever it is in the 8-byte words.
     func test_textShapeFindsEveryMarker() {
         for marker in ["*", "_", "`", ":", "\\", "\r", "\u{1FEF}", "é"] {
@@ -292,6 +307,13 @@ final class MarkupEquivalenceTests: XCTestCase {
         XCTAssertEqual(host.hasBacktick, scalars.contains { $0 == "`" || $0 == "\u{1FEF}" }, "\(bytes)",
                        file: file, line: line)
         XCTAssertEqual(host.hasColon, scalars.contains(":"), "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasURLScheme, String(decoding: bytes, as: UTF8.self).utf8.contains("://".utf8),
+                       "\(bytes)", file: file, line: line)
+        XCTAssertEqual(host.hasURLScheme, general.hasURLScheme, "\(bytes)", file: file, line: line)
+        if host.hasMarkup {
+            XCTAssertTrue(bytes.withUnsafeBufferPointer { MarkupBytes.mayHaveMarkup($0) }, "\(bytes)",
+                          file: file, line: line)
+        }
         XCTAssertEqual(host.needsGraphemes, scalars.contains { $0 == "\r" || !$0.isASCII }, "\(bytes)",
                        file: file, line: line)
         XCTAssertEqual(host.hasEmphasisOrEscape, general.hasEmphasisOrEscape, "\(bytes)", file: file, line: line)
@@ -299,6 +321,54 @@ final class MarkupEquivalenceTests: XCTestCase {
         XCTAssertEqual(host.hasColon, general.hasColon, "\(bytes)", file: file, line: line)
         XCTAssertEqual(host.needsGraphemes, general.needsGraphemes, "\(bytes)", file: file, line: line)
         XCTAssertEqual(host.hasCarriageReturn, general.hasCarriageReturn, "\(bytes)", file: file, line: line)
+    }
+
+    /// `MarkupBytes` answers true exactly when a byte of its classes
+    /// (`*`, `:`, 0x5C...0x60, 0xE1) is in the text, at every position of
+    /// texts of every length up to 70 (the 8, 16 and 32-byte steps and
+    /// tails), with ASCII and non-ASCII bytes around it: false, which sends
+    /// the text to the builder unparsed, is never wrong.
+    func test_markupBytesFindEveryMarkupByte() {
+        let classes: Set<UInt8> = [0x2A, 0x3A, 0x5C, 0x5D, 0x5E, 0x5F, 0x60, 0xE1]
+        for filler in [UInt8(ascii: "a"), 0xD0, 0x80, 0xFF, 0x00] {
+            for length in 0...70 {
+                let plain = [UInt8](repeating: filler, count: length)
+                XCTAssertFalse(plain.withUnsafeBufferPointer { MarkupBytes.mayHaveMarkup($0) }, "\(filler) \(length)")
+                for position in 0..<length {
+                    for byte in UInt8(0)...UInt8(255) {
+                        var bytes = plain
+                        bytes[position] = byte
+                        let found = bytes.withUnsafeBufferPointer { MarkupBytes.mayHaveMarkup($0) }
+                        guard found != classes.contains(byte) else { continue }
+                        XCTFail("byte \(byte) at \(position) of \(length) (filler \(filler)): \(found)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// `ByteScan.firstIndex` finds the first of its three bytes from any
+    /// start to any end, in the 16-byte steps, the 8-byte step and the
+    /// bytes after them, with every byte value around it.
+    func test_byteScanFindsTheFirstMatch() {
+        var random = SplitMix64(seed: 0xB5CA)
+        for round in 0..<20000 {
+            let length = Int(random.next() % 72)
+            let bytes = (0..<length).map { _ in
+                random.next() % 4 == 0 ? [UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"), 0x80, 0xFF, 0][Int(random.next() % 6)]
+                    : UInt8(truncatingIfNeeded: random.next() % (round % 2 == 0 ? 128 : 256))
+            }
+            let start = Int(random.next() % UInt64(length + 2))
+            let end = Int(random.next() % UInt64(length + 1))
+            let (a, b, c) = round % 3 == 0 ? (UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "\\"))
+                : (UInt8(truncatingIfNeeded: random.next()), UInt8(ascii: "*"), UInt8(ascii: "*"))
+            var expected = max(start, end)
+            if start < end, let hit = (start..<end).first(where: { bytes[$0] == a || bytes[$0] == b || bytes[$0] == c }) {
+                expected = hit
+            }
+            let found = bytes.withUnsafeBufferPointer { ByteScan.firstIndex(of: a, b, c, in: $0.baseAddress, from: start, to: end) }
+            XCTAssertEqual(found, expected, "\(bytes) \(start)..<\(end) \(a) \(b) \(c)")
+        }
     }
 
     /// The quick pass agrees with a scalar-by-scalar reading of the text on
@@ -325,6 +395,7 @@ final class MarkupEquivalenceTests: XCTestCase {
                            text.debugDescription)
             XCTAssertEqual(shape.hasBacktick, scalars.contains { $0 == "`" || $0 == "\u{1FEF}" }, text.debugDescription)
             XCTAssertEqual(shape.hasColon, scalars.contains(":"), text.debugDescription)
+            XCTAssertEqual(shape.hasURLScheme, text.utf8.contains("://".utf8), text.debugDescription)
             XCTAssertEqual(shape.needsGraphemes, scalars.contains { $0 == "\r" || !$0.isASCII }, text.debugDescription)
         }
     }
@@ -341,6 +412,9 @@ final class MarkupEquivalenceTests: XCTestCase {
         "\u{2026}", "\u{3000}", "\u{A0}", "\u{2028}", "\u{85}", "\u{200D}", "\u{FE0F}", "\u{600}", "\u{903}",
         "é", "e\u{301}", "天", "气", "🎫", "👍", "🏽", "👨‍👩‍👧", "🇫", "🇷", "क", "्", "ष", "\u{1100}", "\u{1161}",
         "½", "٣", "Ⅻ", "\u{212A}", "İ",
+        // The edges of the scalars `MixedUnits.fit` takes from their bytes.
+        "ب", "\u{61C}", "\u{61D}", "\u{64A}", "\u{64B}", "\u{2FF}", "\u{C0}", "\u{47F}", "\u{480}", "\u{4000}",
+        "\u{9FFF}", "\u{3FFF}", "\u{A000}",
     ]
 }
 

@@ -103,7 +103,11 @@ public enum InlineMarkup {
     /// `withTypeAndTextUTF8`, `utf8`): valid UTF-8 by the ABI's promise, so
     /// its shape is read without validating it (`TextShape(ofHostString:)`).
     /// The same appends as `append(_:to:)` for valid UTF-8.
+    ///
+    /// A text without any byte that markup needs (`MarkupBytes`, seven
+    /// texts in ten) is appended at once, after that one pass over it.
     package static func append(hostString text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        guard MarkupBytes.mayHaveMarkup(text) else { return cell.append(bytes: text, style: .plain) }
         var sink = CellSink(cell: cell)
         run(text, hostString: true, into: &sink)
         cell = sink.cell
@@ -123,6 +127,7 @@ public enum InlineMarkup {
     /// `appendPlainText(_:to:)` for a string the host handed out, as
     /// `append(hostString:to:)` is for `append(_:to:)`.
     package static func appendPlainText(hostString text: UnsafeBufferPointer<UInt8>, to cell: inout CellBuilder) {
+        guard MarkupBytes.mayHaveMarkup(text) else { return cell.append(bytes: text, style: .plain) }
         withPlainText(of: text, hostString: true) { cell.append(bytes: $0, style: .plain) }
     }
 
@@ -149,7 +154,7 @@ public enum InlineMarkup {
         if !shape.isValidUTF8 {
             runRepaired(text, into: &sink)
         } else if !shape.hasMarkup {
-            // No marker and no ':' (so no URL): one plain span, as the parser would find.
+            // No marker and no `://` (so no URL): one plain span, as the parser would find.
             if !text.isEmpty { sink.emit(text, 0, text.count, .plain) }
             sink.finish(text)
         } else if !shape.needsGraphemes {

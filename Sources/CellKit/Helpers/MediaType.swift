@@ -1,3 +1,5 @@
+import Glibc
+
 /// File names, MIME types and the short ASCII tags cells show for them.
 public enum MediaType {
     /// The last path component of `path` (`"media/cat.png"` → `"cat.png"`),
@@ -137,11 +139,15 @@ enum ASCIIBytes {
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         let count = bytes.count
-        if let base = bytes.baseAddress {
+        if let base = bytes.baseAddress, count >= 8 {
             while i + 8 <= count {
                 if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
                 i += 8
             }
+            // The rest as the last eight bytes (a MIME type's tail took a
+            // byte a step).
+            return i == count
+                || UnsafeRawPointer(base + (count - 8)).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
         }
         while i < count {
             if bytes[i] >= 0x80 { return false }
@@ -172,8 +178,13 @@ enum ASCIIBytes {
         // around it.
         var start = 0
         while start < mime.count, mime[start] == UInt8(ascii: ";") { start += 1 }
-        var end = start
-        while end < mime.count, mime[end] != UInt8(ascii: ";") { end += 1 }
+        // The next ";" by `memchr` (a byte a step cost some 100 instructions
+        // for an office document's type).
+        var end = mime.count
+        if let base = mime.baseAddress, start < end,
+           let semicolon = memchr(base + start, Int32(UInt8(ascii: ";")), end - start) {
+            end = base.distance(to: semicolon.assumingMemoryBound(to: UInt8.self))
+        }
         while start < end, isSpaceOrTab(mime[start]) { start += 1 }
         while end > start, isSpaceOrTab(mime[end - 1]) { end -= 1 }
         // Leading "/"s are skipped, the family runs to the next "/", the

@@ -94,14 +94,18 @@ public enum Waveform {
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, samples.count)) { finite in
             // normalize: the finite samples and their min and max, in one
             // pass (the first finite sample replaces both infinities).
-            var n = 0
-            var low = Double.infinity, high = -Double.infinity
+            var finiteCount = 0
+            var lowest = Double.infinity, highest = -Double.infinity
             for sample in samples where sample.isFinite {
-                finite[n] = sample
-                n += 1
-                if sample < low { low = sample }
-                if high < sample { high = sample }
+                finite[finiteCount] = sample
+                finiteCount &+= 1 // at most samples.count
+                if sample < lowest { lowest = sample }
+                if highest < sample { highest = sample }
             }
+            // Constants from here on: the closures below read them from
+            // registers (captured `var`s were reloaded from memory in every
+            // turn of the loops, some 8 instructions a bar).
+            let n = finiteCount, low = lowest, high = highest
             guard n > 0, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
             let range = high - low
             let isFlat = !(high > low)
@@ -111,8 +115,9 @@ public enum Waveform {
             // written as a word (`barWord`): one spare byte at the end.
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count + 1) { text in
                 guard let base = text.baseAddress else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+                // (`i < count`, and `3 * count + 1` did not overflow.)
                 @inline(__always) func put(_ word: UInt32, at i: Int) {
-                    UnsafeMutableRawPointer(base + 3 * i).storeBytes(of: word.littleEndian, as: UInt32.self)
+                    UnsafeMutableRawPointer(base + 3 &* i).storeBytes(of: word.littleEndian, as: UInt32.self)
                 }
                 if n <= count {
                     // Each sample's own bar (n == count), or the nearest
@@ -124,17 +129,17 @@ public enum Waveform {
                         // sample i), kept as a quotient and a remainder that
                         // grow by 2n a bar, less than one 2·count (n ≤ count).
                         var sample = 0, remainder = n
-                        let step = 2 * n, divisor = 2 * count
+                        let step = 2 * n, divisor = 2 * count, last = n - 1
                         if remainder >= divisor {
                             sample += 1
                             remainder -= divisor
                         }
                         for i in 0..<count {
-                            put(barWords[min(n - 1, sample)], at: i)
+                            put(barWords[min(last, sample)], at: i)
                             remainder += step
                             if remainder >= divisor {
-                                sample += 1
-                                remainder -= divisor
+                                sample &+= 1 // at most count
+                                remainder &-= divisor
                             }
                         }
                     }
