@@ -237,16 +237,28 @@ final class Chrome {
             copied += Int(line.endPiece) - Int(line.firstPiece)
         }
         // The first line of each message has a heavier bar, so consecutive
-        // messages of one group stay distinguishable: "┃" and "│", stored
-        // in place.
+        // messages of one group stay distinguishable: "┃" and "│", each
+        // followed by the space an incoming line puts before its content,
+        // stored in place as one word. That space is a piece of text (no
+        // style) right after its bar's bytes, so the encoders write bar and
+        // space as one run (plain output and json `lines` copy pieces whose
+        // bytes follow each other at once: a padding piece was a run of its
+        // own); ANSI writes a piece without style as it is, as it writes
+        // padding. A line without content keeps the padding, which as
+        // trailing padding is not written.
         let gutterStart = out.bytes.count
-        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(6) + gutterStart)
-        // E2 94 83 E2 and 94 82, as little-endian words.
-        gutterBytes.storeBytes(of: UInt32(0xE283_94E2).littleEndian, as: UInt32.self)
-        (gutterBytes + 4).storeBytes(of: UInt16(0x8294).littleEndian, as: UInt16.self)
-        out.bytes.extend(to: gutterStart + 6)
-        let firstGutter = Piece(start: Int32(gutterStart), end: Int32(gutterStart + 3), width: 1, style: .gutter)
-        let otherGutter = Piece(start: Int32(gutterStart + 3), end: Int32(gutterStart + 6), width: 1, style: .gutter)
+        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(8) + gutterStart)
+        // E2 94 83 20 E2 94 82 20, as a little-endian word.
+        gutterBytes.storeBytes(of: UInt64(0x2082_94E2_2083_94E2).littleEndian, as: UInt64.self)
+        out.bytes.extend(to: gutterStart + 8)
+        // Canvas bytes and pieces are far below `Int32.max` (`OutputLimits`
+        // caps a message's content at a few MiB): the conversions below
+        // need no overflow checks.
+        let start32 = Int32(truncatingIfNeeded: gutterStart)
+        let firstGutter = Piece(start: start32, end: start32 &+ 3, width: 1, style: .gutter)
+        let otherGutter = Piece(start: start32 &+ 4, end: start32 &+ 7, width: 1, style: .gutter)
+        let firstSpace = Piece(start: start32 &+ 3, end: start32 &+ 4, width: 1, style: [])
+        let otherSpace = Piece(start: start32 &+ 7, end: start32 &+ 8, width: 1, style: [])
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
         // Room for every line and its pieces (those it copies, and up to
         // three of its own) is made once; the lines are stored in place,
@@ -257,6 +269,7 @@ final class Chrome {
         var next = out.pieces.count
         var nextLine = out.lines.count
         var gutter = firstGutter
+        var space = firstSpace
         /// Copies the pieces `range` (before `next`, so never overlapping
         /// the copies) to `next`: most lines are a single piece.
         @inline(__always)
@@ -280,17 +293,19 @@ final class Chrome {
                 (pieces + next).initialize(to: rightPadding)
                 (pieces + next + 1).initialize(to: gutter)
                 next &+= 2
-                total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
+                total = leftPadding.width &+ Int32(truncatingIfNeeded: lineWidth) &+ rightPadding.width &+ 1
             } else {
                 (pieces + next).initialize(to: gutter)
-                (pieces + next + 1).initialize(to: .padding(1))
+                (pieces + next + 1).initialize(to: range.isEmpty ? .padding(1) : space)
                 next &+= 2
                 copy(range)
-                total = gutter.width + 1 + Int32(lineWidth)
+                total = 2 &+ Int32(truncatingIfNeeded: lineWidth)
             }
-            (lines + nextLine).initialize(to: Line(firstPiece: Int32(lineStart), endPiece: Int32(next), width: total))
+            (lines + nextLine).initialize(to: Line(firstPiece: Int32(truncatingIfNeeded: lineStart),
+                                                   endPiece: Int32(truncatingIfNeeded: next), width: total))
             nextLine &+= 1
             gutter = otherGutter
+            space = otherSpace
         }
         if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
         for line in contentLines {
