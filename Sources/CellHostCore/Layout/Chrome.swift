@@ -632,7 +632,7 @@ final class Chrome {
     /// terminal footer reuses one buffer and makes no `String` of it, and
     /// each emoji is decoded straight into it.
     static func reactions(_ message: Message, into text: inout [UInt8]) {
-        reactions(message, into: &text) { _ in }
+        reactions(message, into: &text, known: { _ in false }) { _ in }
     }
 
     /// `reactions(_:into:)`, returning the width of what it appended when
@@ -643,7 +643,14 @@ final class Chrome {
         let start = text.count
         var emojiColumns = 0
         var emojiBytes = 0
-        reactions(message, into: &text) { emoji in
+        reactions(message, into: &text, known: { raw in
+            guard let width = widths.knownWidth(of: raw) else { return false }
+            if emojiColumns >= 0 {
+                emojiColumns += width
+                emojiBytes += raw.count
+            }
+            return true
+        }) { emoji in
             guard emojiColumns >= 0 else { return }
             emojiColumns = widths.width(of: emoji).map { emojiColumns + $0 } ?? -1
             emojiBytes += emoji.count
@@ -652,8 +659,18 @@ final class Chrome {
     }
 
     /// `reactions(_:into:)`, calling `eachEmoji` with the bytes of each
-    /// emoji as the line keeps them (cut, not yet sanitized).
+    /// emoji as the line keeps them (cut, not yet sanitized). An emoji
+    /// whose string has no escape is first given to `known` as it is in
+    /// the record: when that returns true, the line keeps those bytes as
+    /// they are, without decoding or cutting them, and `eachEmoji` is not
+    /// called for it. `known` may return true only for bytes that decoding
+    /// and cutting to 8 characters would leave as they are (valid UTF-8 of
+    /// at most 8 characters: an emoji `EmojiWidths` measured, after its
+    /// cut, which keeps a cut the same); decoding each emoji into the line
+    /// (a copy that checks the UTF-8) and asking `EmojiWidths` for its
+    /// width after it cost some 380 instructions an emoji.
     private static func reactions(_ message: Message, into text: inout [UInt8],
+                                  known: (UnsafeBufferPointer<UInt8>) -> Bool,
                                   eachEmoji: (UnsafeBufferPointer<UInt8>) -> Void) {
         let document = message.document
         guard let list = message.reactionsNode, document.kind(list) == .array else { return }
@@ -681,6 +698,18 @@ final class Chrome {
             let before = text.count
             if text.count > start { text.append(0x20); text.append(0x20) }
             let emojiStart = text.count
+            if let raw = document.rawString(emoji), raw.count > 0, raw.count <= 16,
+               document.bytes.withUnsafeBufferPointer({ bytes in
+                   let bytes = UnsafeBufferPointer(rebasing: bytes[raw])
+                   guard known(bytes) else { return false }
+                   // A few bytes: appended one at a time (the array's
+                   // `append(contentsOf:)` cost some 200 instructions a call).
+                   for byte in bytes { text.append(byte) }
+                   return true
+               }) {
+                appendCount(count, to: &text)
+                continue
+            }
             // Not a string, or empty: no reaction.
             document.appendString(emoji, to: &text)
             guard text.count > emojiStart else {
@@ -690,14 +719,20 @@ final class Chrome {
             // Its first 8 characters; up to 8 bytes hold at most 8, no need to count them.
             if text.count - emojiStart > 8 { CharacterPrefix.cut(&text, from: emojiStart, toCharacters: 8) }
             text.withUnsafeBufferPointer { eachEmoji(UnsafeBufferPointer(rebasing: $0[emojiStart...])) }
-            if count > 1 {
-                text.append(0x20)
-                if count > 999_999 {
-                    text += "999999+".utf8
-                } else {
-                    // 2 to 999 999: its decimal digits, written in place.
-                    DecimalDigits.with(Int(count)) { text.append(contentsOf: $0) }
-                }
+            appendCount(count, to: &text)
+        }
+    }
+
+    /// A reaction's count after its emoji: nothing for 1, " 999999+" above 999 999.
+    @inline(__always)
+    private static func appendCount(_ count: Int64, to text: inout [UInt8]) {
+        if count > 1 {
+            text.append(0x20)
+            if count > 999_999 {
+                text += "999999+".utf8
+            } else {
+                // 2 to 999 999: its decimal digits, written in place.
+                DecimalDigits.with(Int(count)) { for digit in $0 { text.append(digit) } }
             }
         }
     }
