@@ -220,7 +220,8 @@ final class Chrome {
             out.pieces.append(piece)
             quoteLine = first..<out.pieces.count
         }
-        let footer = self.footer(message, &out)
+        // Most messages have no footer: asked here, without a call.
+        let footer = Chrome.hasFooter(message) ? self.footer(message, &out) : nil
         let contentLines = canvas.contentLines.elements
         func width(_ range: Range<Int>) -> Int {
             var total = 0
@@ -350,10 +351,7 @@ final class Chrome {
     /// Reactions, the edited mark and (outgoing) the status, as a range of
     /// pieces kept within the content width; nil when there is none.
     private func footer(_ message: Message, _ out: inout ChromeLines) -> Range<Int>? {
-        // Most messages have none of it.
-        guard message.reactionsNode != nil || message.isEdited || (message.isOutgoing && message.status != .none) else {
-            return nil
-        }
+        guard Chrome.hasFooter(message) else { return nil }
         let first = out.pieces.count
         var total = 0
         func add(_ piece: Piece) {
@@ -388,12 +386,19 @@ final class Chrome {
             let edited: StaticString = "edited"
             add(UnsafeBufferPointer(start: edited.utf8Start, count: edited.utf8CodeUnitCount), [.muted, .emphasis], knownWidth: 6)
         }
-        if message.isOutgoing, var (text, style) = Chrome.statusText(message.status) {
+        if message.isOutgoing, let (text, style) = Chrome.statusBytes(message.status) {
             let index = Int(message.status.rawValue)
-            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: text, mode: mode) }
-            text.withUTF8 { add($0, style, knownWidth: statusWidths[index]) }
+            let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: String(decoding: bytes, as: UTF8.self), mode: mode) }
+            add(bytes, style, knownWidth: statusWidths[index])
         }
         return out.pieces.count > first ? first..<out.pieces.count : nil
+    }
+
+    /// Whether `message` has reactions, the edited mark or (outgoing) a status.
+    @inline(__always)
+    private static func hasFooter(_ message: Message) -> Bool {
+        message.reactionsNode != nil || message.isEdited || (message.isOutgoing && message.status != .none)
     }
 
     /// The reactions line being put together (kept for its capacity).
@@ -609,7 +614,9 @@ final class Chrome {
 
     // MARK: Formatting
 
-    static func statusText(_ status: DeliveryStatus) -> (text: String, style: Style)? {
+    /// `statusText` as a literal's bytes, for the terminal footer (no
+    /// `String` to open for its UTF-8 every outgoing message).
+    static func statusBytes(_ status: DeliveryStatus) -> (text: StaticString, style: Style)? {
         switch status {
         case .none: return nil
         case .sending: return ("◌ sending", .muted)
@@ -618,6 +625,10 @@ final class Chrome {
         case .read: return ("✓✓ read", .success)
         case .failed: return ("✗ failed", [.error, .strong])
         }
+    }
+
+    static func statusText(_ status: DeliveryStatus) -> (text: String, style: Style)? {
+        statusBytes(status).map { ($0.text.description, $0.style) }
     }
 
     /// The reactions line: each emoji (its first 8 characters) with its
