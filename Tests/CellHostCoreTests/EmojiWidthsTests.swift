@@ -35,6 +35,47 @@ final class EmojiWidthsTests: XCTestCase {
         }
     }
 
+    /// An emoji whose bytes were measured before goes into the line as the
+    /// record has them (`EmojiWidths.knownWidth`): the line must be what
+    /// decoding and cutting each emoji gives (`Chrome.reactions(_:into:)`,
+    /// which never takes that way), for emoji met before or not, escaped
+    /// or not, cut to 8 characters or not, and invalid UTF-8.
+    func test_knownEmoji_giveTheLineThatDecodingGives() throws {
+        var raw: [[UInt8]] = Self.emoji.map { Array(Self.escaped($0).utf8) }
+        raw += [[0xFF], [0xF0, 0x9F, 0x91], [0xF0, 0x9F, 0x91, 0x8D, 0xFF], [0xC3], Array("abcdefgh".utf8),
+                Array("abcdefghij".utf8), Array("abcdefghijklmnop".utf8), Array("abcdefghijklmnopq".utf8),
+                Array(#"\ud83d\udc4d"#.utf8), Array(#"\u00e9"#.utf8), Array("é".utf8), Array("👍👍👍👍".utf8), Array("x".utf8)]
+        for mode in WidthMode.allCases {
+            let chrome = Chrome(width: 200, mode: mode)
+            var widths = EmojiWidths(mode: mode)
+            // Twice each, so the second time the widths know the first.
+            for round in 0..<2 {
+                for first in raw {
+                    for second in [Array("👍".utf8), Array("é".utf8), first] {
+                        for count in ["1", "2", "1000000"] {
+                            let json = Array(#"[{"emoji":""#.utf8) + first + Array(#"","count":\#(count)},{"emoji":""#.utf8)
+                                + second + Array(#""}]"#.utf8)
+                            let message = try ChromeReactionsTests.message(json)
+                            let what = "\(mode) round \(round) \(json)"
+                            var expected: [UInt8] = []
+                            Chrome.reactions(message, into: &expected)
+                            var line: [UInt8] = [0x2A] // a byte before, as the footer's buffer may hold
+                            let columns = Chrome.reactions(message, into: &line, widths: &widths)
+                            XCTAssertEqual(Array(line.dropFirst()), expected, what)
+                            guard let columns else { continue }
+                            var bytes = UnsafeList<UInt8>(capacity: 16)
+                            defer { bytes.deallocate() }
+                            let piece = expected.withUnsafeBufferPointer {
+                                chrome.fitted(utf8: $0, style: [], maxWidth: 10_000, into: &bytes)
+                            }
+                            XCTAssertEqual(Int(piece.width), columns, what)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Emoji that join a space next to them, or that the sanitizer changes,
     /// have no width of their own.
     func test_joiningOrUnsafeEmoji_haveNoWidth() {

@@ -220,7 +220,8 @@ final class Chrome {
             out.pieces.append(piece)
             quoteLine = first..<out.pieces.count
         }
-        let footer = self.footer(message, &out)
+        // Most messages have no footer: asked here, without a call.
+        let footer = Chrome.hasFooter(message) ? self.footer(message, &out) : nil
         let contentLines = canvas.contentLines.elements
         func width(_ range: Range<Int>) -> Int {
             var total = 0
@@ -237,16 +238,28 @@ final class Chrome {
             copied += Int(line.endPiece) - Int(line.firstPiece)
         }
         // The first line of each message has a heavier bar, so consecutive
-        // messages of one group stay distinguishable: "┃" and "│", stored
-        // in place.
+        // messages of one group stay distinguishable: "┃" and "│", each
+        // followed by the space an incoming line puts before its content,
+        // stored in place as one word. That space is a piece of text (no
+        // style) right after its bar's bytes, so the encoders write bar and
+        // space as one run (plain output and json `lines` copy pieces whose
+        // bytes follow each other at once: a padding piece was a run of its
+        // own); ANSI writes a piece without style as it is, as it writes
+        // padding. A line without content keeps the padding, which as
+        // trailing padding is not written.
         let gutterStart = out.bytes.count
-        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(6) + gutterStart)
-        // E2 94 83 E2 and 94 82, as little-endian words.
-        gutterBytes.storeBytes(of: UInt32(0xE283_94E2).littleEndian, as: UInt32.self)
-        (gutterBytes + 4).storeBytes(of: UInt16(0x8294).littleEndian, as: UInt16.self)
-        out.bytes.extend(to: gutterStart + 6)
-        let firstGutter = Piece(start: Int32(gutterStart), end: Int32(gutterStart + 3), width: 1, style: .gutter)
-        let otherGutter = Piece(start: Int32(gutterStart + 3), end: Int32(gutterStart + 6), width: 1, style: .gutter)
+        let gutterBytes = UnsafeMutableRawPointer(out.bytes.reserve(8) + gutterStart)
+        // E2 94 83 20 E2 94 82 20, as a little-endian word.
+        gutterBytes.storeBytes(of: UInt64(0x2082_94E2_2083_94E2).littleEndian, as: UInt64.self)
+        out.bytes.extend(to: gutterStart + 8)
+        // Canvas bytes and pieces are far below `Int32.max` (`OutputLimits`
+        // caps a message's content at a few MiB): the conversions below
+        // need no overflow checks.
+        let start32 = Int32(truncatingIfNeeded: gutterStart)
+        let firstGutter = Piece(start: start32, end: start32 &+ 3, width: 1, style: .gutter)
+        let otherGutter = Piece(start: start32 &+ 4, end: start32 &+ 7, width: 1, style: .gutter)
+        let firstSpace = Piece(start: start32 &+ 3, end: start32 &+ 4, width: 1, style: [])
+        let otherSpace = Piece(start: start32 &+ 7, end: start32 &+ 8, width: 1, style: [])
         let leftPadding = Piece.padding(max(0, self.width - 2 - bubbleContent))
         // Room for every line and its pieces (those it copies, and up to
         // three of its own) is made once; the lines are stored in place,
@@ -257,6 +270,7 @@ final class Chrome {
         var next = out.pieces.count
         var nextLine = out.lines.count
         var gutter = firstGutter
+        var space = firstSpace
         /// Copies the pieces `range` (before `next`, so never overlapping
         /// the copies) to `next`: most lines are a single piece.
         @inline(__always)
@@ -280,17 +294,19 @@ final class Chrome {
                 (pieces + next).initialize(to: rightPadding)
                 (pieces + next + 1).initialize(to: gutter)
                 next &+= 2
-                total = leftPadding.width + Int32(lineWidth) + rightPadding.width + gutter.width
+                total = leftPadding.width &+ Int32(truncatingIfNeeded: lineWidth) &+ rightPadding.width &+ 1
             } else {
                 (pieces + next).initialize(to: gutter)
-                (pieces + next + 1).initialize(to: .padding(1))
+                (pieces + next + 1).initialize(to: range.isEmpty ? .padding(1) : space)
                 next &+= 2
                 copy(range)
-                total = gutter.width + 1 + Int32(lineWidth)
+                total = 2 &+ Int32(truncatingIfNeeded: lineWidth)
             }
-            (lines + nextLine).initialize(to: Line(firstPiece: Int32(lineStart), endPiece: Int32(next), width: total))
+            (lines + nextLine).initialize(to: Line(firstPiece: Int32(truncatingIfNeeded: lineStart),
+                                                   endPiece: Int32(truncatingIfNeeded: next), width: total))
             nextLine &+= 1
             gutter = otherGutter
+            space = otherSpace
         }
         if let quoteLine { bubbleLine(quoteLine, width: quoteWidth) }
         for line in contentLines {
@@ -335,10 +351,7 @@ final class Chrome {
     /// Reactions, the edited mark and (outgoing) the status, as a range of
     /// pieces kept within the content width; nil when there is none.
     private func footer(_ message: Message, _ out: inout ChromeLines) -> Range<Int>? {
-        // Most messages have none of it.
-        guard message.reactionsNode != nil || message.isEdited || (message.isOutgoing && message.status != .none) else {
-            return nil
-        }
+        guard Chrome.hasFooter(message) else { return nil }
         let first = out.pieces.count
         var total = 0
         func add(_ piece: Piece) {
@@ -373,12 +386,19 @@ final class Chrome {
             let edited: StaticString = "edited"
             add(UnsafeBufferPointer(start: edited.utf8Start, count: edited.utf8CodeUnitCount), [.muted, .emphasis], knownWidth: 6)
         }
-        if message.isOutgoing, var (text, style) = Chrome.statusText(message.status) {
+        if message.isOutgoing, let (text, style) = Chrome.statusBytes(message.status) {
             let index = Int(message.status.rawValue)
-            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: text, mode: mode) }
-            text.withUTF8 { add($0, style, knownWidth: statusWidths[index]) }
+            let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            if statusWidths[index] < 0 { statusWidths[index] = DisplayWidth.width(of: String(decoding: bytes, as: UTF8.self), mode: mode) }
+            add(bytes, style, knownWidth: statusWidths[index])
         }
         return out.pieces.count > first ? first..<out.pieces.count : nil
+    }
+
+    /// Whether `message` has reactions, the edited mark or (outgoing) a status.
+    @inline(__always)
+    private static func hasFooter(_ message: Message) -> Bool {
+        message.reactionsNode != nil || message.isEdited || (message.isOutgoing && message.status != .none)
     }
 
     /// The reactions line being put together (kept for its capacity).
@@ -393,27 +413,43 @@ final class Chrome {
     /// The group header: the time (right-aligned, outgoing), or the
     /// sender's name and the time (incoming).
     private func header(_ placement: Placement, _ message: Message, _ out: inout ChromeLines) {
+        // At most three pieces, stored in place (room made once) with the
+        // line's width summed as they are stored: an `add` per piece and
+        // `endLine`'s second pass over them cost some 80 instructions a
+        // header. Padding of no columns is left out, as `add` leaves it.
         let first = out.pieces.count
+        let pieces = out.pieces.reserve(3)
+        var next = first
+        var total: Int32 = 0
+        @inline(__always)
+        func put(_ piece: Piece) {
+            guard piece.width > 0 || piece.start >= 0 else { return }
+            (pieces + next).initialize(to: piece)
+            next &+= 1
+            total &+= piece.width
+        }
         if message.isOutgoing {
             guard let second = placement.second else { return }
             let piece = timePiece(second, afterName: false, &out)
-            out.add(.padding(width - Int(piece.width)))
-            out.add(piece)
+            put(.padding(width - Int(piece.width)))
+            put(piece)
         } else {
             if placement.showsName {
                 // The time after the name takes "· HH:MM" and a space.
                 let timeWidth = placement.second == nil ? 0 : 8
-                out.add(senderName(message, style: [.sender, .strong, Style.senderColor(placement.colorIndex)],
-                                   maxWidth: max(1, width - timeWidth), &out.bytes))
+                put(senderName(message, style: [.sender, .strong, Style.senderColor(placement.colorIndex)],
+                               maxWidth: max(1, width - timeWidth), &out.bytes))
             }
             if let second = placement.second {
-                let afterName = out.pieces.count > first
-                if afterName { out.add(.padding(1)) }
-                out.add(timePiece(second, afterName: afterName, &out))
+                let afterName = next > first
+                if afterName { put(.padding(1)) }
+                put(timePiece(second, afterName: afterName, &out))
             }
-            guard out.pieces.count > first else { return }
+            guard next > first else { return }
         }
-        out.endLine(from: first)
+        out.pieces.extend(to: next)
+        out.lines.append(Line(firstPiece: Int32(truncatingIfNeeded: first), endPiece: Int32(truncatingIfNeeded: next),
+                              width: total))
     }
 
     /// `fitted` for the sender's name of `message`, from `names` when the
@@ -466,12 +502,13 @@ final class Chrome {
     /// The header's time, `HH:MM` of the day's `second`, after "· " when it
     /// follows a name: printable ASCII, one column a byte, written in place
     /// unless the line is too narrow for it.
+    ///
+    /// Inlined into the header (a call of its own cost some 30
+    /// instructions a header); a line too narrow for it is a call.
+    @inline(__always)
     private func timePiece(_ second: Int, afterName: Bool, _ out: inout ChromeLines) -> Piece {
         let columns = afterName ? 7 : 5
-        guard columns <= width else {
-            let time = Chrome.clock(second)
-            return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, into: &out.bytes)
-        }
+        guard columns <= width else { return narrowTimePiece(second, afterName: afterName, &out) }
         // Stored in place: "· " (C2 B7 20) and the clock's five bytes.
         let start = out.bytes.count
         let length = afterName ? 8 : 5
@@ -484,7 +521,16 @@ final class Chrome {
         }
         Chrome.storeClock(second, at: target)
         out.bytes.extend(to: start + length)
-        return Piece(start: Int32(start), end: Int32(start + length), width: Int32(columns), style: .muted)
+        // Canvas bytes are far below `Int32.max` (`OutputLimits`).
+        return Piece(start: Int32(truncatingIfNeeded: start), end: Int32(truncatingIfNeeded: start + length),
+                     width: Int32(columns), style: .muted)
+    }
+
+    /// `timePiece` on a line narrower than it: fitted, cut with "…".
+    @inline(never)
+    private func narrowTimePiece(_ second: Int, afterName: Bool, _ out: inout ChromeLines) -> Piece {
+        let time = Chrome.clock(second)
+        return fitted(afterName ? "· " + time : time, style: .muted, maxWidth: width, into: &out.bytes)
     }
 
     private func separator(_ label: String, _ out: inout ChromeLines) {
@@ -594,7 +640,9 @@ final class Chrome {
 
     // MARK: Formatting
 
-    static func statusText(_ status: DeliveryStatus) -> (text: String, style: Style)? {
+    /// `statusText` as a literal's bytes, for the terminal footer (no
+    /// `String` to open for its UTF-8 every outgoing message).
+    static func statusBytes(_ status: DeliveryStatus) -> (text: StaticString, style: Style)? {
         switch status {
         case .none: return nil
         case .sending: return ("◌ sending", .muted)
@@ -603,6 +651,10 @@ final class Chrome {
         case .read: return ("✓✓ read", .success)
         case .failed: return ("✗ failed", [.error, .strong])
         }
+    }
+
+    static func statusText(_ status: DeliveryStatus) -> (text: String, style: Style)? {
+        statusBytes(status).map { ($0.text.description, $0.style) }
     }
 
     /// The reactions line: each emoji (its first 8 characters) with its
@@ -617,7 +669,7 @@ final class Chrome {
     /// terminal footer reuses one buffer and makes no `String` of it, and
     /// each emoji is decoded straight into it.
     static func reactions(_ message: Message, into text: inout [UInt8]) {
-        reactions(message, into: &text) { _ in }
+        reactions(message, into: &text, known: { _ in false }) { _ in }
     }
 
     /// `reactions(_:into:)`, returning the width of what it appended when
@@ -628,7 +680,14 @@ final class Chrome {
         let start = text.count
         var emojiColumns = 0
         var emojiBytes = 0
-        reactions(message, into: &text) { emoji in
+        reactions(message, into: &text, known: { raw in
+            guard let width = widths.knownWidth(of: raw) else { return false }
+            if emojiColumns >= 0 {
+                emojiColumns += width
+                emojiBytes += raw.count
+            }
+            return true
+        }) { emoji in
             guard emojiColumns >= 0 else { return }
             emojiColumns = widths.width(of: emoji).map { emojiColumns + $0 } ?? -1
             emojiBytes += emoji.count
@@ -637,8 +696,18 @@ final class Chrome {
     }
 
     /// `reactions(_:into:)`, calling `eachEmoji` with the bytes of each
-    /// emoji as the line keeps them (cut, not yet sanitized).
+    /// emoji as the line keeps them (cut, not yet sanitized). An emoji
+    /// whose string has no escape is first given to `known` as it is in
+    /// the record: when that returns true, the line keeps those bytes as
+    /// they are, without decoding or cutting them, and `eachEmoji` is not
+    /// called for it. `known` may return true only for bytes that decoding
+    /// and cutting to 8 characters would leave as they are (valid UTF-8 of
+    /// at most 8 characters: an emoji `EmojiWidths` measured, after its
+    /// cut, which keeps a cut the same); decoding each emoji into the line
+    /// (a copy that checks the UTF-8) and asking `EmojiWidths` for its
+    /// width after it cost some 380 instructions an emoji.
     private static func reactions(_ message: Message, into text: inout [UInt8],
+                                  known: (UnsafeBufferPointer<UInt8>) -> Bool,
                                   eachEmoji: (UnsafeBufferPointer<UInt8>) -> Void) {
         let document = message.document
         guard let list = message.reactionsNode, document.kind(list) == .array else { return }
@@ -666,6 +735,18 @@ final class Chrome {
             let before = text.count
             if text.count > start { text.append(0x20); text.append(0x20) }
             let emojiStart = text.count
+            if let raw = document.rawString(emoji), raw.count > 0, raw.count <= 16,
+               document.bytes.withUnsafeBufferPointer({ bytes in
+                   let bytes = UnsafeBufferPointer(rebasing: bytes[raw])
+                   guard known(bytes) else { return false }
+                   // A few bytes: appended one at a time (the array's
+                   // `append(contentsOf:)` cost some 200 instructions a call).
+                   for byte in bytes { text.append(byte) }
+                   return true
+               }) {
+                appendCount(count, to: &text)
+                continue
+            }
             // Not a string, or empty: no reaction.
             document.appendString(emoji, to: &text)
             guard text.count > emojiStart else {
@@ -675,14 +756,20 @@ final class Chrome {
             // Its first 8 characters; up to 8 bytes hold at most 8, no need to count them.
             if text.count - emojiStart > 8 { CharacterPrefix.cut(&text, from: emojiStart, toCharacters: 8) }
             text.withUnsafeBufferPointer { eachEmoji(UnsafeBufferPointer(rebasing: $0[emojiStart...])) }
-            if count > 1 {
-                text.append(0x20)
-                if count > 999_999 {
-                    text += "999999+".utf8
-                } else {
-                    // 2 to 999 999: its decimal digits, written in place.
-                    DecimalDigits.with(Int(count)) { text.append(contentsOf: $0) }
-                }
+            appendCount(count, to: &text)
+        }
+    }
+
+    /// A reaction's count after its emoji: nothing for 1, " 999999+" above 999 999.
+    @inline(__always)
+    private static func appendCount(_ count: Int64, to text: inout [UInt8]) {
+        if count > 1 {
+            text.append(0x20)
+            if count > 999_999 {
+                text += "999999+".utf8
+            } else {
+                // 2 to 999 999: its decimal digits, written in place.
+                DecimalDigits.with(Int(count)) { for digit in $0 { text.append(digit) } }
             }
         }
     }

@@ -45,6 +45,20 @@ struct EmojiWidths {
         return entry.width
     }
 
+    /// The width of `emoji` when it was measured before and has one (it
+    /// is then safe, so valid UTF-8, and was cut to 8 characters already),
+    /// else nil; nothing is measured or kept. The footer asks this of an
+    /// emoji's bytes as the record has them, before decoding them.
+    func knownWidth(of emoji: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard emoji.count <= 16 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(emoji)) }
+        for entry in entries where entry.low == words.0 && entry.high == words.1 && entry.count == emoji.count {
+            return entry.width
+        }
+        return nil
+    }
+
     /// The width of `emoji` between two spaces, when it is safe and its
     /// clusters there start after the first space and end before the
     /// second; nil otherwise.
