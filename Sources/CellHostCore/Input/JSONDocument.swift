@@ -300,6 +300,18 @@ struct TapeParser {
                             break
                         }
                         from = close
+                    } else if p &+ 33 <= end, let offset = Self.firstStop(base + (from &+ 16)) {
+                        // Sixteen more inline: a string of 16 to 31 bytes
+                        // (a path, a file or person's name) without the
+                        // call (parsing the 10⁴ `real` records:
+                        // 13.5 M → 13.0 M).
+                        let close = from &+ 16 &+ offset
+                        if base[close] == UInt8(ascii: "\"") {
+                            tape.append(.string, escaped: false, start: from, end: close)
+                            p = close &+ 1
+                            break
+                        }
+                        from = close
                     } else {
                         from &+= 16
                     }
@@ -344,9 +356,10 @@ struct TapeParser {
             case UInt8(ascii: "N"), UInt8(ascii: "I"):
                 throw Self.fail(.notANumber, at: p)
             case 0x20, 0x0A, 0x0D, 0x09:
-                // Whitespace after a colon: `plainKey` leaves it to the
-                // value (a check for it after every key cost more than
-                // this case, 14.1 M → 13.6 M in the parse).
+                // Whitespace after a colon or after a comma in an array:
+                // `plainKey` and the array's comma leave it to the value (a
+                // check for it after every key cost more than this case,
+                // parsing the 10⁴ `real` records: 14.1 M → 13.6 M).
                 p = Self.skipWhitespaceRun(base, p, end)
                 continue value
             default:
@@ -358,9 +371,17 @@ struct TapeParser {
                 // The common case, compact JSON in an object: `,"` right
                 // after the value, one 16-bit compare for what took two
                 // whitespace skips, two end checks and two byte compares.
-                if inObject, p &+ 1 < end,
-                   UInt16(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt16.self)) == Self.commaQuote {
-                    p = try Self.memberKey(base, p &+ 1, end, &tape)
+                // In an array, a comma right after the value: the next
+                // element's whitespace, if any, is the value's to skip
+                // (parsing the 10⁴ `real` records: 11.2 M → 11.0 M).
+                if inObject {
+                    if p &+ 1 < end,
+                       UInt16(littleEndian: UnsafeRawPointer(base + p).loadUnaligned(as: UInt16.self)) == Self.commaQuote {
+                        p = try Self.memberKey(base, p &+ 1, end, &tape)
+                        continue value
+                    }
+                } else if p < end, base[p] == UInt8(ascii: ",") {
+                    p &+= 1
                     continue value
                 }
                 p = Self.skipWhitespace(base, p, end)
