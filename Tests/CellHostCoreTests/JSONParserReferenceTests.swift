@@ -205,6 +205,88 @@ final class JSONParserReferenceTests: XCTestCase {
         }
     }
 
+    /// Values longer than `JSONDocument.reservedBytes` take the parse loop
+    /// that makes room on the tape as it goes (`TapeParser.RoomChecked`),
+    /// shorter ones the loop whose room was made beforehand: both give the
+    /// reference's tape and errors, on random values of either length,
+    /// whole and damaged, parsed by one reused document (whose tape a long
+    /// value grew, and whose next value may be short) and by a new one.
+    func test_longAndShortValues_parseLikeTheReference() {
+        var generator = SystemRandomNumberGenerator()
+        var reused = JSONDocument()
+        let damage: [UInt8] = Array("{}[]\",:\\ 0-eE.tfn".utf8) + [0x00, 0xFF, 0x0A]
+        var long = 0
+        for round in 0..<600 {
+            // Two to forty random values in an array: from a few bytes to a few KiB.
+            let count = Int.random(in: 2...40, using: &generator)
+            var input = Array(("[" + (0..<count).map { _ in Self.randomValue(&generator, depth: 3) }.joined(separator: ",") + "]").utf8)
+            if round % 3 == 1, !input.isEmpty {
+                input[Int.random(in: 0..<input.count, using: &generator)] = damage.randomElement(using: &generator)!
+            } else if round % 3 == 2 {
+                input = Array(input.prefix(Int.random(in: 0...input.count, using: &generator)))
+            }
+            if input.count > JSONDocument.reservedBytes { long += 1 }
+            let reference = Self.describe(Self.referenced(input))
+            XCTAssertEqual(Self.describe(Self.parsed(input)), reference, String(decoding: input, as: UTF8.self))
+            let again: Result<[JSONDocument.Node], JSONSyntaxError>
+            do {
+                try input.withUnsafeBufferPointer { try reused.parse($0) }
+                again = .success(reused.nodes.all)
+            } catch let error as JSONSyntaxError {
+                again = .failure(error)
+            } catch {
+                again = .failure(JSONSyntaxError(offset: -1, reason: "\(error)"))
+            }
+            XCTAssertEqual(Self.describe(again), reference, String(decoding: input, as: UTF8.self))
+            if Self.describe(again) != reference { return }
+        }
+        XCTAssertGreaterThan(long, 50, "too few values over reservedBytes to test the checked loop")
+    }
+
+    /// Numbers, literals and containers, one byte each where JSON allows
+    /// it, so that a value has nearly a node per byte (the bound the room
+    /// made beforehand relies on), at lengths around `reservedBytes`.
+    func test_denseValues_parseLikeTheReference() {
+        for length in [1, 2, 3, 511, 512, 1000, 1021, 1022, 1023, 1024, 1025, 3000] {
+            for element in ["0", "[]", "{}", "\"\"", "[0]", "{\"\":0}"] {
+                var text = "["
+                while text.utf8.count + element.utf8.count + 1 < length { text += (text.count > 1 ? "," : "") + element }
+                for input in [Array((text + "]").utf8), Array(text.utf8), Array(("[" + text + "]").utf8)] {
+                    XCTAssertEqual(Self.describe(Self.parsed(input)), Self.describe(Self.referenced(input)), "\(length) \(element)")
+                }
+            }
+        }
+    }
+
+    /// Numbers around the eight-byte digit scan (`TapeParser.number`):
+    /// one to twelve digits, from every first digit and a minus, followed
+    /// by each byte that can end a number or make it another one (a
+    /// fraction, an exponent, stray bytes, invalid UTF-8), with padding
+    /// after them or none, so that each ends at every distance from the
+    /// end of the input, and cut at each of the last twelve bytes.
+    func test_numbers_parseLikeTheReference() {
+        let followers: [[UInt8]] = [[], Array(",1".utf8), Array("]".utf8), Array(".5".utf8), Array(".".utf8), Array("e3".utf8),
+                                    Array("E+1".utf8), Array("x".utf8), Array(" ".utf8), Array("-".utf8), Array("0".utf8),
+                                    [0x00], [0xFF], [0x2F], [0x3A], [0xB0], [0xC0]]
+        for digits in 1...12 {
+            for first in Array("0123456789-".utf8) {
+                let literal = [first] + (1..<digits).map { UInt8(ascii: "0") + UInt8(($0 * 7 + digits) % 10) }
+                for follower in followers {
+                    for padding in 0...9 {
+                        let input = Array("[".utf8) + literal + follower + Array(repeating: UInt8(ascii: " "), count: padding)
+                            + Array("]".utf8)
+                        for cut in max(0, input.count - 12)...input.count {
+                            let part = Array(input.prefix(cut))
+                            let result = Self.describe(Self.parsed(part)), reference = Self.describe(Self.referenced(part))
+                            XCTAssertEqual(result, reference, part.map { String($0, radix: 16) }.joined(separator: " "))
+                            if result != reference { return }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     func test_nestingPastTheLimit_failsLikeTheReference() {
         for depth in [63, 64, 65, 100] {
             for open in ["[", "{\"a\":"] {
