@@ -17,6 +17,11 @@ public final class Message {
     /// True when `type` was missing or unusable.
     public internal(set) var typeIsMissing = true
     public internal(set) var id = ""
+    /// Where `id`'s bytes are in the document's bytes when it is a string
+    /// without escapes (nil otherwise), so the owning thread can remember
+    /// the record by them (`RecentRecords.remember(idAt:record:renderedBy:)`)
+    /// without reading the `String`'s bytes.
+    private(set) var rawID: Range<Int>?
     public internal(set) var senderID = ""
     public internal(set) var senderName = ""
     /// Seconds since the epoch, when the message has a usable time.
@@ -132,11 +137,14 @@ public final class Message {
         if let node = fields.id {
             if let range = document.rawString(node) {
                 id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded(UnsafeBufferPointer(rebasing: $0[range])) }
+                rawID = range
             } else {
                 id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
+                rawID = nil
             }
         } else {
             id = ""
+            rawID = nil
         }
         if let sender = fields.sender {
             if document.kind(sender) == .object {
