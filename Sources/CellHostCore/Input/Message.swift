@@ -68,6 +68,8 @@ public final class Message {
     struct RecentFields {
         var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
         var senders = RecentSenders()
+        /// `SmallASCII.layoutHolds`, read once.
+        let smallASCII = SmallASCII.layoutHolds
     }
 
     public init() {}
@@ -136,7 +138,7 @@ public final class Message {
         // An if-let, not a closure: the closure was not inlined and captured a copy of the document.
         if let node = fields.id {
             if let range = document.rawString(node) {
-                id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded(UnsafeBufferPointer(rebasing: $0[range])) }
+                id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded($0, range, small: recent.smallASCII) }
                 rawID = range
             } else {
                 id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
