@@ -48,6 +48,28 @@ final class RecentStringsTests: XCTestCase {
         }
     }
 
+    /// `assign` sets its target to what `string` gives whatever the target
+    /// held: the same kept value, an equal string stored apart, another
+    /// value, or empty; and leaves it alone, returning false, for a node
+    /// that is not a string.
+    func test_assign_setsWhatStringGives_whateverTheTargetHeld() throws {
+        var recent = RecentStrings()
+        var random = SplitMix64(state: 3)
+        let held = values.map { String(decoding: $0, as: UTF8.self) } + ["", String(repeating: "x", count: 40)]
+        for _ in 0..<3000 {
+            let document = try document(values[random.below(values.count)])
+            var target = random.below(3) == 0 ? (recent.string(document, JSONDocument.root) ?? "") : held[random.below(held.count)]
+            XCTAssertTrue(recent.assign(document, JSONDocument.root, to: &target))
+            XCTAssertEqual(Array(target.utf8), Array(try XCTUnwrap(document.string(JSONDocument.root)).utf8))
+        }
+        var number = JSONDocument()
+        var bytes = Array("12".utf8)
+        try number.parse(taking: &bytes)
+        var target = "kept"
+        XCTAssertFalse(recent.assign(number, JSONDocument.root, to: &target))
+        XCTAssertEqual(target, "kept")
+    }
+
     /// A render thread's messages share one `Message.RecentFields`
     /// (`CallState.recent`): each gets the type and sender a message of
     /// its own, loaded alone, gets.

@@ -128,8 +128,7 @@ public final class Message {
         }
         textNode = fields.text
         reactionsNode = fields.reactions
-        if let node = fields.type, let value = recent.types.string(document, node), !value.isEmpty, value.utf8.count <= 64 {
-            type = value
+        if let node = fields.type, recent.types.assign(document, node, to: &type), !type.isEmpty, type.utf8.count <= 64 {
             typeIsMissing = false
         } else {
             type = ""
@@ -151,8 +150,8 @@ public final class Message {
         if let sender = fields.sender {
             if document.kind(sender) == .object {
                 // A sender object seen lately is known from its bytes.
-                if let kept = recent.senders.find(document, sender) {
-                    (senderID, senderName) = kept
+                if let kept = recent.senders.position(document, sender) {
+                    recent.senders.assign(kept, id: &senderID, name: &senderName)
                 } else {
                     let (idNode, nameNode) = document.members(sender, "id", "name")
                     senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""

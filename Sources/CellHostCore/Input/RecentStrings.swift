@@ -38,10 +38,28 @@ struct RecentStrings {
     /// gives): a kept value when its bytes are the same, else a new string,
     /// kept. Nil when the node is not a string.
     mutating func string(_ document: JSONDocument, _ index: Int) -> String? {
-        guard let range = document.rawString(index) else { return document.string(index) }
+        var value = ""
+        return assign(document, index, to: &value) ? value : nil
+    }
+
+    /// Sets `target` to what `string(_:_:)` gives and returns true, or
+    /// returns false when the node is not a string. A kept value is
+    /// stored only when `target` does not hold it already (`SmallASCII.same`):
+    /// a `Message`'s field often holds the same value as the message its
+    /// slot held before (most types are `text`), and storing it would
+    /// retain the new string and release the old, two calls.
+    mutating func assign(_ document: JSONDocument, _ index: Int, to target: inout String) -> Bool {
+        guard let range = document.rawString(index) else {
+            guard let value = document.string(index) else { return false }
+            target = value
+            return true
+        }
         let length = range.count
-        return document.bytes.withUnsafeBufferPointer { all -> String in
-            guard let base = all.baseAddress else { return "" }
+        return document.bytes.withUnsafeBufferPointer { all -> Bool in
+            guard let base = all.baseAddress else {
+                target = ""
+                return true
+            }
             let start = base + range.lowerBound
             let (low, high) = Self.words(base, range.lowerBound, length, count: all.count)
             let found = entries.withUnsafeBufferPointer { entries -> Int? in
@@ -54,10 +72,16 @@ struct RecentStrings {
                 }
                 return nil
             }
-            if let found { return entries[found].value }
+            if let found {
+                entries.withUnsafeBufferPointer { entries in
+                    if !SmallASCII.same(entries[found].value, target) { target = entries[found].value }
+                }
+                return true
+            }
             let value = Self.decoded(UnsafeBufferPointer(start: start, count: length))
             remember(value)
-            return value
+            target = value
+            return true
         }
     }
 
@@ -147,6 +171,17 @@ enum SmallASCII {
         return unsafeBitCast((low, high | (0xE0 | UInt64(truncatingIfNeeded: count)) << 56), to: String.self)
         #else
         return nil
+        #endif
+    }
+
+    /// True when `a` and `b` are the same string value: the same small
+    /// string or the same storage (false for equal strings stored apart).
+    @inline(__always)
+    static func same(_ a: String, _ b: String) -> Bool {
+        #if arch(x86_64) || arch(arm64)
+        return unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+        #else
+        return false
         #endif
     }
 
