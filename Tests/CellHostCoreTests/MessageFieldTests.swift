@@ -20,6 +20,31 @@ final class MessageFieldTests: XCTestCase {
         XCTAssertEqual(message.replyTo, "m-1")
     }
 
+    /// `rawID` (by which the reply-quote ring remembers a record) is where
+    /// the id's bytes are when they are the id as they are: a plain string,
+    /// never an escaped one or a number, and never left from the message
+    /// before.
+    func test_rawID_isThePlainStringIdsBytes_only() throws {
+        let message = Message()
+        func load(_ json: String) throws -> String? {
+            var json = json
+            return try json.withUTF8 { bytes in
+                try message.load(bytes, me: nil)
+                return message.rawID.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            }
+        }
+        XCTAssertEqual(try load(#"{"type":"text","id":"m-12"}"#), "m-12")
+        XCTAssertEqual(message.id, "m-12")
+        XCTAssertNil(try load(#"{"id":"m\u002d1"}"#))
+        XCTAssertEqual(message.id, "m-1")
+        XCTAssertEqual(try load(#"{"id":"日本"}"#), "日本")
+        XCTAssertNil(try load(#"{"id":12}"#))
+        XCTAssertEqual(message.id, "12")
+        XCTAssertEqual(try load(#"{"id":""}"#), "")
+        XCTAssertNil(try load(#"{"type":"text"}"#))
+        XCTAssertEqual(message.id, "")
+    }
+
     func test_repeatedKeys_theFirstWins() throws {
         let message = try load(#"{"type":"file","type":"text","text":"one","text":"two","id":"a","id":"b"}"#)
         XCTAssertEqual(message.type, "file")

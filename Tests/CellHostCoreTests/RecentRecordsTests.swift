@@ -99,4 +99,64 @@ final class RecentRecordsTests: XCTestCase {
         big.withUnsafeBufferPointer { recent.remember(id: "m-1", record: $0, renderedBy: Unmanaged.passUnretained(Self.cls)) }
         XCTAssertNil(recent.lookup("m-1"))
     }
+
+    /// As `RenderSession.complete` remembers a record: by the id's bytes
+    /// within it when they are ASCII, else (or when they are not within
+    /// it) by the id `String`, an empty id not at all.
+    private func rememberAsComplete(_ recent: inout RecentRecords, _ id: String, _ record: [UInt8], idAt range: Range<Int>) {
+        record.withUnsafeBufferPointer { record in
+            if recent.remember(idAt: range, record: record, renderedBy: Unmanaged.passUnretained(Self.cls)) {
+            } else if !id.isEmpty {
+                recent.remember(id: id, record: record, renderedBy: Unmanaged.passUnretained(Self.cls))
+            }
+        }
+    }
+
+    func test_idsRememberedByTheirBytesInTheRecord_orByString_matchADictionaryOfTheLastIds() {
+        var generator = SystemRandomNumberGenerator()
+        for capacity in [1, 3, 16] {
+            var recent = RecentRecords(capacity: capacity, bytes: 64)
+            var model = Model(capacity: capacity)
+            // Lengths around the hash's eight-byte steps, non-ASCII (by
+            // `String`), a NUL, and one that is a prefix of another.
+            let ids = ["", "a", "m-1", "m-12", "abcdefg", "abcdefgh", "abcdefghi", "m-123456789012345", "m-1234567890123456",
+                       "m-12345678901234567", "日本-1", "é", "x\u{0}y", "abcdefgh\u{7F}"]
+            for step in 0..<3000 {
+                let id = ids.randomElement(using: &generator)!
+                // The id somewhere in the record, with bytes of the step around it.
+                let before = (0..<Int.random(in: 0...20, using: &generator)).map { UInt8(truncatingIfNeeded: step &+ $0) }
+                let after = (0..<Int.random(in: 0...20, using: &generator)).map { UInt8(truncatingIfNeeded: step &* 3 &+ $0) }
+                let record = before + Array(id.utf8) + after
+                rememberAsComplete(&recent, id, record, idAt: before.count..<(before.count + id.utf8.count))
+                if !id.isEmpty { model.remember(id, record) }
+                for probe in ids {
+                    XCTAssertEqual(recent.lookup(probe).map { Array($0.record) }, model.records[probe],
+                                   "capacity \(capacity), step \(step), id \(probe.debugDescription)")
+                }
+            }
+        }
+    }
+
+    func test_rememberingByBytes_takesOnlyASCIIWithinTheRecord() {
+        var recent = RecentRecords(capacity: 8)
+        let cls = Unmanaged.passUnretained(Self.cls)
+        for length in 1...20 {
+            let ascii = [UInt8](repeating: 0x61, count: length)
+            XCTAssertTrue(ascii.withUnsafeBufferPointer { recent.remember(idAt: 0..<length, record: $0, renderedBy: cls) })
+            XCTAssertEqual(recent.lookup(String(decoding: ascii, as: UTF8.self)).map { Array($0.record) }, ascii)
+            // A byte from 0x80 anywhere: not taken, not remembered.
+            for position in 0..<length {
+                var bytes = [UInt8](repeating: 0x62, count: length)
+                bytes[position] = 0x80 | UInt8(position)
+                XCTAssertFalse(bytes.withUnsafeBufferPointer { recent.remember(idAt: 0..<length, record: $0, renderedBy: cls) },
+                               "length \(length), position \(position)")
+                XCTAssertNil(recent.lookup(String(decoding: bytes, as: UTF8.self)))
+            }
+        }
+        // Outside the record: not taken. Empty: nothing to remember.
+        let record = Array("abc".utf8)
+        XCTAssertFalse(record.withUnsafeBufferPointer { recent.remember(idAt: 2..<4, record: $0, renderedBy: cls) })
+        XCTAssertTrue(record.withUnsafeBufferPointer { recent.remember(idAt: 1..<1, record: $0, renderedBy: cls) })
+        XCTAssertNil(recent.lookup(""))
+    }
 }

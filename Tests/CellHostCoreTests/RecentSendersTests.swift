@@ -83,5 +83,13 @@ final class RecentSendersTests: XCTestCase {
         }
         XCTAssertNil(recent.find(first, JSONDocument.root), "the oldest is replaced")
         XCTAssertEqual(recent.find(kept, JSONDocument.root)?.id, "u-2")
+        // `assign` sets both whatever they held (the same, or other strings, long ones included).
+        let position = try XCTUnwrap(recent.position(kept, JSONDocument.root))
+        for (id, name) in [("u-2", "Bob"), ("", ""), ("u-1", "a name well over fifteen bytes"), (String(repeating: "u", count: 30), "Bob")] {
+            var (heldID, heldName) = (id, name)
+            recent.assign(position, id: &heldID, name: &heldName)
+            XCTAssertEqual(heldID, "u-2")
+            XCTAssertEqual(heldName, "Bob")
+        }
     }
 }

@@ -48,6 +48,28 @@ final class RecentStringsTests: XCTestCase {
         }
     }
 
+    /// `assign` sets its target to what `string` gives whatever the target
+    /// held: the same kept value, an equal string stored apart, another
+    /// value, or empty; and leaves it alone, returning false, for a node
+    /// that is not a string.
+    func test_assign_setsWhatStringGives_whateverTheTargetHeld() throws {
+        var recent = RecentStrings()
+        var random = SplitMix64(state: 3)
+        let held = values.map { String(decoding: $0, as: UTF8.self) } + ["", String(repeating: "x", count: 40)]
+        for _ in 0..<3000 {
+            let document = try document(values[random.below(values.count)])
+            var target = random.below(3) == 0 ? (recent.string(document, JSONDocument.root) ?? "") : held[random.below(held.count)]
+            XCTAssertTrue(recent.assign(document, JSONDocument.root, to: &target))
+            XCTAssertEqual(Array(target.utf8), Array(try XCTUnwrap(document.string(JSONDocument.root)).utf8))
+        }
+        var number = JSONDocument()
+        var bytes = Array("12".utf8)
+        try number.parse(taking: &bytes)
+        var target = "kept"
+        XCTAssertFalse(recent.assign(number, JSONDocument.root, to: &target))
+        XCTAssertEqual(target, "kept")
+    }
+
     /// A render thread's messages share one `Message.RecentFields`
     /// (`CallState.recent`): each gets the type and sender a message of
     /// its own, loaded alone, gets.
@@ -109,6 +131,41 @@ final class RecentStringsTests: XCTestCase {
                 XCTAssertEqual(shared as? JSONSyntaxError, copied as? JSONSyntaxError, text)
             default:
                 XCTFail("parse(taking:) and parse(_:) disagree on \(text)")
+            }
+        }
+    }
+
+    /// A small string made from its words is the string the standard
+    /// library makes of the same bytes: equal, with the same UTF-8, count,
+    /// hash and (ASCII up to 15 bytes) bits, for every length up to 16 and 20, at the start, the
+    /// middle and the very end of the buffer (the word loads near its end),
+    /// ASCII, non-ASCII anywhere, and invalid UTF-8.
+    func test_decodedFromWords_isTheStandardLibrarysString() {
+        #if arch(x86_64) || arch(arm64)
+        XCTAssertTrue(SmallASCII.layoutHolds)
+        #endif
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...20 {
+            for trial in 0..<200 {
+                var value = (0..<length).map { _ in UInt8.random(in: 0...0x7F, using: &generator) }
+                if trial % 4 == 1, length > 0 { value[Int.random(in: 0..<length, using: &generator)] = UInt8.random(in: 0x80...0xFF, using: &generator) }
+                if trial % 4 == 2, length > 1 { value.replaceSubrange(0..<2, with: [0xC3, 0xA9]) }
+                let before = trial % 3 == 0 ? 0 : Int.random(in: 1...9, using: &generator)
+                let after = trial % 3 == 1 ? 0 : Int.random(in: 1...9, using: &generator)
+                let buffer = [UInt8](repeating: 0x22, count: before) + value + [UInt8](repeating: 0xFF, count: after)
+                let expected = String(decoding: value, as: UTF8.self)
+                for small in [true, false] {
+                    let made = buffer.withUnsafeBufferPointer { RecentStrings.decoded($0, before..<(before + length), small: small) }
+                    XCTAssertEqual(made, expected, "\(value)")
+                    XCTAssertEqual(Array(made.utf8), Array(expected.utf8))
+                    XCTAssertEqual(made.count, expected.count)
+                    XCTAssertEqual(made.hashValue, expected.hashValue)
+                    // The same bits where it was made from words (a repaired string may be laid out otherwise).
+                    if length <= 15, value.allSatisfy({ $0 < 0x80 }) {
+                        XCTAssertTrue(unsafeBitCast(made, to: (UInt64, UInt64).self) == unsafeBitCast(expected, to: (UInt64, UInt64).self),
+                                      "bits of \(value)")
+                    }
+                }
             }
         }
     }

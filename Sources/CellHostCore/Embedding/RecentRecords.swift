@@ -1,3 +1,5 @@
+import Glibc
+
 /// The last messages of a conversation, kept as their raw records so that a
 /// later reply can quote them: the quote is only worked out when a reply asks
 /// for it, and memory is bounded by a count and a per-record size.
@@ -38,6 +40,14 @@
 /// remembered, it is copied into a new ring twice the size of what is
 /// remembered (`makeRoom`), so it holds at most about twice the bytes of
 /// the records remembered, plus one.
+///
+/// A slot keeps its id as bytes in the ring, not as a `String`: within its
+/// record when the render worker found it there as plain ASCII
+/// (`remember(idAt:record:renderedBy:)`, the bytes the id `String` was made
+/// of, so `complete` needs no `String`'s bytes), else copied after the
+/// record (`remember(id:record:renderedBy:)`). Getting a `String`'s UTF-8
+/// to hash and compare cost a retain, a release and some 80 instructions a
+/// message; assigning it into the slot released the evicted id.
 struct RecentRecords: ~Copyable {
     static let defaultCapacity = 4096
     /// Larger records are not remembered (a reply to one shows its id).
@@ -48,15 +58,20 @@ struct RecentRecords: ~Copyable {
     static let initialBytes = 64 << 10
 
     private struct Slot {
-        var id: String
         /// `hash(id)`, to enter it again when the table is rebuilt.
         var hash: Int
         /// Where its record starts, counted in bytes written since the ring
         /// was last rebuilt (`head`), and where that is in `bytes`.
         var start: Int
         var offset: Int
-        /// The record's length; 0 while it has none.
+        /// The bytes it holds in the ring (the record, then the id when it
+        /// was copied after it); 0 while it has none.
         var count: Int
+        /// The record's length.
+        var recordCount: Int
+        /// Where the id's UTF-8 is, from `offset`, and its length.
+        var idOffset: Int
+        var idCount: Int
         /// Unretained: a runtime keeps every class it linked as long as it
         /// lives (`Runtime.linked`), and the session that owns this ring
         /// keeps the runtime. A retain would write the reference count of
@@ -111,17 +126,64 @@ struct RecentRecords: ~Copyable {
     /// Remembers `record` as the message `id`, rendered by `cls` (a copy;
     /// a record over `maximumRecordBytes` is not remembered).
     mutating func remember(id: String, record: UnsafeBufferPointer<UInt8>, renderedBy cls: Unmanaged<RuntimeClass>) {
+        func remember(_ id: UnsafeBufferPointer<UInt8>) {
+            self.remember(id: id, hash: Self.hash(id), inRecord: false, record: record, renderedBy: cls)
+        }
+        id.utf8.withContiguousStorageIfAvailable(remember) ?? Array(id.utf8).withUnsafeBufferPointer(remember)
+    }
+
+    /// Remembers `record` as the message whose id is the bytes at `range`
+    /// of it, when they are plain ASCII (what the id `String` decoded from
+    /// them holds): true. False, with nothing remembered, when they are
+    /// not (or `range` is not within `record`): the caller remembers it
+    /// by its `String` instead. An empty id is not remembered (true).
+    mutating func remember(idAt range: Range<Int>, record: UnsafeBufferPointer<UInt8>,
+                           renderedBy cls: Unmanaged<RuntimeClass>) -> Bool {
+        guard let base = record.baseAddress, range.lowerBound >= 0, range.upperBound <= record.count else { return false }
+        guard !range.isEmpty else { return true }
+        let id = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+        let (hash, bits) = Self.hashAndBits(id)
+        guard bits & Self.asciiMask == 0 else { return false }
+        remember(id: id, hash: hash, inRecord: true, record: record, renderedBy: cls)
+        return true
+    }
+
+    /// Remembers `record` as the id `id`, whose `hash(_:)` is `hash`: bytes
+    /// within `record` when `inRecord`, else copied into the ring after it.
+    private mutating func remember(id: UnsafeBufferPointer<UInt8>, hash: Int, inRecord: Bool, record: UnsafeBufferPointer<UInt8>,
+                                   renderedBy cls: Unmanaged<RuntimeClass>) {
         guard record.count <= RecentRecords.maximumRecordBytes else { return }
-        let slot = self.slot(for: id, renderedBy: cls)
+        let slot = self.slot(for: id, hash: hash, renderedBy: cls)
         // What it held (the same id's earlier record, or an evicted one's) is free.
         slot.pointee.count = 0
-        let (start, offset) = reserve(record.count)
+        let total = inRecord ? record.count : record.count + id.count
+        let (start, offset) = reserve(total)
         if let base = record.baseAddress, record.count > 0 {
             UnsafeMutableRawPointer(bytes + offset).copyMemory(from: base, byteCount: record.count)
         }
+        let idOffset: Int
+        if inRecord, let base = record.baseAddress, let idBase = id.baseAddress {
+            idOffset = idBase - base
+        } else {
+            idOffset = record.count
+            if let idBase = id.baseAddress, id.count > 0 {
+                UnsafeMutableRawPointer(bytes + offset + idOffset).copyMemory(from: idBase, byteCount: id.count)
+            }
+        }
         slot.pointee.start = start
         slot.pointee.offset = offset
-        slot.pointee.count = record.count
+        slot.pointee.count = total
+        slot.pointee.recordCount = record.count
+        slot.pointee.idOffset = idOffset
+        slot.pointee.idCount = id.count
+    }
+
+    /// True when the slot's id is the bytes of `id`.
+    @inline(__always)
+    private func holds(_ slot: UnsafeMutablePointer<Slot>, _ id: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard slot.pointee.idCount == id.count else { return false }
+        guard let base = id.baseAddress else { return true }
+        return memcmp(bytes + slot.pointee.offset + slot.pointee.idOffset, base, id.count) == 0
     }
 
     /// Room for `count` bytes in one piece at the head of the ring: where
@@ -178,11 +240,10 @@ struct RecentRecords: ~Copyable {
     /// else a new one or, once all are in use, the oldest (its id
     /// forgotten: its entry stays, stale), entered in the table under `id`.
     /// The caller sets the record.
-    private mutating func slot(for id: String, renderedBy cls: Unmanaged<RuntimeClass>) -> UnsafeMutablePointer<Slot> {
+    private mutating func slot(for id: UnsafeBufferPointer<UInt8>, hash: Int, renderedBy cls: Unmanaged<RuntimeClass>) -> UnsafeMutablePointer<Slot> {
         // A quarter full, stale entries included: a new entry could make
         // the next probes long.
         if 4 * occupied >= mask + 1 { rebuild() }
-        let hash = Self.hash(id)
         let tag = Self.tag(hash)
         // One probe finds the id or the free position a new entry takes.
         var position = hash & mask
@@ -191,7 +252,7 @@ struct RecentRecords: ~Copyable {
             if entry == 0 { break }
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
-                if slot.pointee.id == id {
+                if holds(slot, id) {
                     slot.pointee.cls = cls
                     return slot
                 }
@@ -201,13 +262,13 @@ struct RecentRecords: ~Copyable {
         let number: Int
         if used < capacity {
             number = used
-            (slots + number).initialize(to: Slot(id: id, hash: hash, start: head, offset: headOffset, count: 0, cls: cls))
+            (slots + number).initialize(to: Slot(hash: hash, start: head, offset: headOffset, count: 0, recordCount: 0,
+                                                 idOffset: 0, idCount: 0, cls: cls))
             used += 1
         } else {
             // Reuse the oldest slot.
             number = next
             next = next + 1 == capacity ? 0 : next + 1
-            slots[number].id = id
             slots[number].hash = hash
             slots[number].cls = cls
         }
@@ -231,6 +292,10 @@ struct RecentRecords: ~Copyable {
     /// (unretained, as `remember` was given it); the bytes are the ring's,
     /// valid until the next `remember`.
     func lookup(_ id: String) -> (record: UnsafeBufferPointer<UInt8>, cls: Unmanaged<RuntimeClass>)? {
+        id.utf8.withContiguousStorageIfAvailable { lookup($0) } ?? Array(id.utf8).withUnsafeBufferPointer { lookup($0) }
+    }
+
+    private func lookup(_ id: UnsafeBufferPointer<UInt8>) -> (record: UnsafeBufferPointer<UInt8>, cls: Unmanaged<RuntimeClass>)? {
         let hash = Self.hash(id)
         let tag = Self.tag(hash)
         var position = hash & mask
@@ -239,8 +304,8 @@ struct RecentRecords: ~Copyable {
             if entry == 0 { return nil }
             if entry & Self.tagBits == tag {
                 let slot = slots + Self.slotNumber(entry)
-                if slot.pointee.id == id {
-                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.count), slot.pointee.cls)
+                if holds(slot, id) {
+                    return (UnsafeBufferPointer(start: bytes + slot.pointee.offset, count: slot.pointee.recordCount), slot.pointee.cls)
                 }
             }
             position = (position + 1) & mask
@@ -265,34 +330,52 @@ struct RecentRecords: ~Copyable {
     /// that differ elsewhere are spread as before; a run of neighbours is
     /// at most 256 long (the values of a byte).
     static func hash(_ id: String) -> Int {
-        func words(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
-                let product = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-                return product ^ (product >> 32)
-            }
-            guard let last = bytes.last else { return mix(0, 0xFF51_AFD7_ED55_8CCD) }
-            let raw = UnsafeRawBufferPointer(bytes)
-            let count = raw.count - 1
-            var hash = UInt64(count)
-            var index = 0
-            while count - index > 8 {
-                hash = mix(hash, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                index += 8
-            }
-            // The last one to eight bytes before the last: two halves that
-            // may overlap, or the first, middle and last byte of up to three.
-            let rest = count - index
-            if rest >= 4 {
-                let low = raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)
-                let high = raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-                hash = mix(hash, UInt64(low) | UInt64(high) << 32)
-            } else if rest > 0 {
-                hash = mix(hash, UInt64(raw[index]) | UInt64(raw[index + rest / 2]) << 8 | UInt64(raw[count - 1]) << 16)
-            }
-            return mix(hash, 0xFF51_AFD7_ED55_8CCD) &+ UInt64(last)
-        }
         // Native and small strings (all of them on Linux) lend their UTF-8 as it is.
-        let value = id.utf8.withContiguousStorageIfAvailable(words) ?? Array(id.utf8).withUnsafeBufferPointer(words)
-        return Int(truncatingIfNeeded: value)
+        id.utf8.withContiguousStorageIfAvailable(hash) ?? Array(id.utf8).withUnsafeBufferPointer(hash)
     }
+
+    /// `hash(_:)` of the UTF-8 `bytes`.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int { hashAndBits(bytes).hash }
+
+    /// `hash(_:)` of `bytes`, and the bits of all its bytes or-ed together
+    /// (`bits & asciiMask == 0`: every byte is ASCII), which the hash reads
+    /// anyway: a loop of its own over an id cost some 25 instructions.
+    @inline(__always)
+    private static func hashAndBits(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: Int, bits: UInt64) {
+        func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+            let product = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            return product ^ (product >> 32)
+        }
+        guard let last = bytes.last else { return (Int(truncatingIfNeeded: mix(0, 0xFF51_AFD7_ED55_8CCD)), 0) }
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = raw.count - 1
+        var hash = UInt64(count)
+        var bits = UInt64(last)
+        var index = 0
+        while count - index > 8 {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            hash = mix(hash, word)
+            bits |= word
+            index += 8
+        }
+        // The last one to eight bytes before the last: two halves that
+        // may overlap, or the first, middle and last byte of up to three
+        // (every byte, either way).
+        let rest = count - index
+        if rest >= 4 {
+            let low = raw.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+            let high = raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            let word = UInt64(low) | UInt64(high) << 32
+            hash = mix(hash, word)
+            bits |= word
+        } else if rest > 0 {
+            let word = UInt64(raw[index]) | UInt64(raw[index + rest / 2]) << 8 | UInt64(raw[count - 1]) << 16
+            hash = mix(hash, word)
+            bits |= word
+        }
+        return (Int(truncatingIfNeeded: mix(hash, 0xFF51_AFD7_ED55_8CCD) &+ UInt64(last)), bits)
+    }
+
+    /// The high bit of every byte of a word.
+    private static let asciiMask: UInt64 = 0x8080_8080_8080_8080
 }

@@ -341,12 +341,19 @@ public final class RenderSession {
             slot.notes += quoteNotes
             quoteNotes.removeAll()
         }
-        if !message.id.isEmpty {
-            if let start = slot.recordStart {
-                recent.remember(id: message.id, record: UnsafeBufferPointer(start: start, count: slot.recordBytes), renderedBy: cls)
-            } else {
-                message.document.bytes.withUnsafeBufferPointer {
-                    recent.remember(id: message.id, record: $0, renderedBy: cls)
+        // By the id's bytes in the record when they are plain ASCII (the
+        // `String`'s bytes cost a retain, a release and some 80 instructions).
+        if let start = slot.recordStart {
+            let record = UnsafeBufferPointer(start: start, count: slot.recordBytes)
+            if let range = message.rawID, recent.remember(idAt: range, record: record, renderedBy: cls) {
+            } else if !message.id.isEmpty {
+                recent.remember(id: message.id, record: record, renderedBy: cls)
+            }
+        } else {
+            message.document.bytes.withUnsafeBufferPointer { record in
+                if let range = message.rawID, recent.remember(idAt: range, record: record, renderedBy: cls) {
+                } else if !message.id.isEmpty {
+                    recent.remember(id: message.id, record: record, renderedBy: cls)
                 }
             }
         }

@@ -17,6 +17,11 @@ public final class Message {
     /// True when `type` was missing or unusable.
     public internal(set) var typeIsMissing = true
     public internal(set) var id = ""
+    /// Where `id`'s bytes are in the document's bytes when it is a string
+    /// without escapes (nil otherwise), so the owning thread can remember
+    /// the record by them (`RecentRecords.remember(idAt:record:renderedBy:)`)
+    /// without reading the `String`'s bytes.
+    private(set) var rawID: Range<Int>?
     public internal(set) var senderID = ""
     public internal(set) var senderName = ""
     /// Seconds since the epoch, when the message has a usable time.
@@ -63,6 +68,8 @@ public final class Message {
     struct RecentFields {
         var types = RecentStrings(), senderIDs = RecentStrings(), senderNames = RecentStrings()
         var senders = RecentSenders()
+        /// `SmallASCII.layoutHolds`, read once.
+        let smallASCII = SmallASCII.layoutHolds
     }
 
     public init() {}
@@ -121,8 +128,7 @@ public final class Message {
         }
         textNode = fields.text
         reactionsNode = fields.reactions
-        if let node = fields.type, let value = recent.types.string(document, node), !value.isEmpty, value.utf8.count <= 64 {
-            type = value
+        if let node = fields.type, recent.types.assign(document, node, to: &type), !type.isEmpty, type.utf8.count <= 64 {
             typeIsMissing = false
         } else {
             type = ""
@@ -131,18 +137,21 @@ public final class Message {
         // An if-let, not a closure: the closure was not inlined and captured a copy of the document.
         if let node = fields.id {
             if let range = document.rawString(node) {
-                id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded(UnsafeBufferPointer(rebasing: $0[range])) }
+                id = document.bytes.withUnsafeBufferPointer { RecentStrings.decoded($0, range, small: recent.smallASCII) }
+                rawID = range
             } else {
                 id = document.string(node) ?? document.integer(node).map(String.init) ?? ""
+                rawID = nil
             }
         } else {
             id = ""
+            rawID = nil
         }
         if let sender = fields.sender {
             if document.kind(sender) == .object {
                 // A sender object seen lately is known from its bytes.
-                if let kept = recent.senders.find(document, sender) {
-                    (senderID, senderName) = kept
+                if let kept = recent.senders.position(document, sender) {
+                    recent.senders.assign(kept, id: &senderID, name: &senderName)
                 } else {
                     let (idNode, nameNode) = document.members(sender, "id", "name")
                     senderID = idNode.flatMap { recent.senderIDs.string(document, $0) } ?? ""

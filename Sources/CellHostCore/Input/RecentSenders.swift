@@ -36,10 +36,28 @@ struct RecentSenders {
     /// The id and name kept for the object at `index` of `document` (an
     /// object node), or nil when its bytes are not among those kept.
     func find(_ document: JSONDocument, _ index: Int) -> (id: String, name: String)? {
+        position(document, index).map { (entries[$0].id, entries[$0].name) }
+    }
+
+    /// Sets `id` and `name` to those kept at `position` (from
+    /// `position(_:_:)`), each stored only when it does not hold that
+    /// value already (`SmallASCII.same`): a `Message`'s sender is often
+    /// the one of the message its slot held before, and storing it would
+    /// retain the new strings and release the old, four calls.
+    func assign(_ position: Int, id: inout String, name: inout String) {
+        entries.withUnsafeBufferPointer { entries in
+            if !SmallASCII.same(entries[position].id, id) { id = entries[position].id }
+            if !SmallASCII.same(entries[position].name, name) { name = entries[position].name }
+        }
+    }
+
+    /// The entry kept for the object at `index` of `document` (an object
+    /// node), or nil when its bytes are not among those kept.
+    func position(_ document: JSONDocument, _ index: Int) -> Int? {
         let node = document.nodes[index]
         let start = Int(node.start), length = Int(node.end &- node.start)
         guard length <= Self.keyBytes else { return nil }
-        return document.bytes.withUnsafeBufferPointer { all -> (id: String, name: String)? in
+        return document.bytes.withUnsafeBufferPointer { all -> Int? in
             guard let base = all.baseAddress, start >= 0, length >= 0, start + length <= all.count else { return nil }
             let found = entries.withUnsafeBufferPointer { entries in
                 words.withUnsafeBufferPointer { words -> Int? in
@@ -61,8 +79,7 @@ struct RecentSenders {
                     return nil
                 }
             }
-            guard let found else { return nil }
-            return (entries[found].id, entries[found].name)
+            return found
         }
     }
 

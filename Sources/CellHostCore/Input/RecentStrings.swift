@@ -38,10 +38,28 @@ struct RecentStrings {
     /// gives): a kept value when its bytes are the same, else a new string,
     /// kept. Nil when the node is not a string.
     mutating func string(_ document: JSONDocument, _ index: Int) -> String? {
-        guard let range = document.rawString(index) else { return document.string(index) }
+        var value = ""
+        return assign(document, index, to: &value) ? value : nil
+    }
+
+    /// Sets `target` to what `string(_:_:)` gives and returns true, or
+    /// returns false when the node is not a string. A kept value is
+    /// stored only when `target` does not hold it already (`SmallASCII.same`):
+    /// a `Message`'s field often holds the same value as the message its
+    /// slot held before (most types are `text`), and storing it would
+    /// retain the new string and release the old, two calls.
+    mutating func assign(_ document: JSONDocument, _ index: Int, to target: inout String) -> Bool {
+        guard let range = document.rawString(index) else {
+            guard let value = document.string(index) else { return false }
+            target = value
+            return true
+        }
         let length = range.count
-        return document.bytes.withUnsafeBufferPointer { all -> String in
-            guard let base = all.baseAddress else { return "" }
+        return document.bytes.withUnsafeBufferPointer { all -> Bool in
+            guard let base = all.baseAddress else {
+                target = ""
+                return true
+            }
             let start = base + range.lowerBound
             let (low, high) = Self.words(base, range.lowerBound, length, count: all.count)
             let found = entries.withUnsafeBufferPointer { entries -> Int? in
@@ -54,10 +72,16 @@ struct RecentStrings {
                 }
                 return nil
             }
-            if let found { return entries[found].value }
+            if let found {
+                entries.withUnsafeBufferPointer { entries in
+                    if !SmallASCII.same(entries[found].value, target) { target = entries[found].value }
+                }
+                return true
+            }
             let value = Self.decoded(UnsafeBufferPointer(start: start, count: length))
             remember(value)
-            return value
+            target = value
+            return true
         }
     }
 
@@ -76,6 +100,24 @@ struct RecentStrings {
             target.initialize(from: source, count: bytes.count)
             return bytes.count
         }
+    }
+
+    /// The bytes at `range` of `all` as a string (what `decoded(_:)`
+    /// gives): with `small` (`SmallASCII.layoutHolds`, which the caller
+    /// keeps: a static's every read checks that it was set), up to 15
+    /// ASCII bytes (a message's id, as a rule) are made into a small
+    /// string from their two words (`SmallASCII`), some 15 instructions
+    /// where `String(unsafeUninitializedCapacity:)` cost 104 (a call that
+    /// checks and copies the bytes again).
+    @inline(__always)
+    static func decoded(_ all: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, small: Bool) -> String {
+        let length = range.count
+        if small, length <= 15, let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count {
+            let low = KeyWord.of(base, range.lowerBound, length, count: all.count)
+            let high = length > 8 ? KeyWord.of(base, range.lowerBound &+ 8, length &- 8, count: all.count) : 0
+            if let small = SmallASCII.string(low, high, count: length) { return small }
+        }
+        return decoded(UnsafeBufferPointer(rebasing: all[range]))
     }
 
     /// Keeps `value`, in place of the oldest value once all entries are in use.
@@ -110,4 +152,57 @@ struct RecentStrings {
             return memcmp(base + 16, start + 16, length - 16) == 0
         } ?? false
     }
+}
+
+/// Small ASCII strings made from their bytes as two words, the way the
+/// standard library lays out a string of up to 15 UTF-8 bytes on a 64-bit
+/// platform: the bytes in order, then a top byte of flags (immortal,
+/// ASCII, small: 0xE0) and the count. Used only when a string the standard
+/// library made is laid out so (`layoutHolds`, checked once for every
+/// length); else, or for other bytes, nil (the caller takes the general path).
+enum SmallASCII {
+    /// The string of the `count` (at most 15) bytes in `low` and `high`
+    /// (zero past the count), or nil when one is not ASCII. Only when
+    /// `layoutHolds`.
+    @inline(__always)
+    static func string(_ low: UInt64, _ high: UInt64, count: Int) -> String? {
+        #if arch(x86_64) || arch(arm64)
+        guard count <= 15, (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return unsafeBitCast((low, high | (0xE0 | UInt64(truncatingIfNeeded: count)) << 56), to: String.self)
+        #else
+        return nil
+        #endif
+    }
+
+    /// True when `a` and `b` are the same string value: the same small
+    /// string or the same storage (false for equal strings stored apart).
+    @inline(__always)
+    static func same(_ a: String, _ b: String) -> Bool {
+        #if arch(x86_64) || arch(arm64)
+        return unsafeBitCast(a, to: (UInt64, UInt64).self) == unsafeBitCast(b, to: (UInt64, UInt64).self)
+        #else
+        return false
+        #endif
+    }
+
+    /// True when strings the standard library makes of 0 to 15 ASCII bytes
+    /// have the bits `string(_:_:count:)` gives.
+    static let layoutHolds: Bool = {
+        #if arch(x86_64) || arch(arm64)
+        guard MemoryLayout<String>.size == 16 else { return false }
+        for count in 0...15 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: 0x21 &+ $0 &* 7) & 0x7F }
+            var low: UInt64 = 0, high: UInt64 = 0
+            for (index, byte) in bytes.enumerated() {
+                if index < 8 { low |= UInt64(byte) << (8 * UInt64(index)) } else { high |= UInt64(byte) << (8 * UInt64(index - 8)) }
+            }
+            let made = String(decoding: bytes, as: UTF8.self)
+            let (madeLow, madeHigh) = unsafeBitCast(made, to: (UInt64, UInt64).self)
+            guard madeLow == low, madeHigh == high | (0xE0 | UInt64(count)) << 56 else { return false }
+        }
+        return true
+        #else
+        return false
+        #endif
+    }()
 }
