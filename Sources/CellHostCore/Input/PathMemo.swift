@@ -46,6 +46,7 @@ final class PathMemo {
         storage = made
     }
 
+    @inline(__always)
     func reset() {
         length = 0
         steps = 0
