@@ -97,6 +97,40 @@ final class MessageLookupFastPathTests: XCTestCase {
         }
     }
 
+    /// `shortDigits` (a literal of up to three digits, unrolled) gives
+    /// what `shortInteger` gives, bit for bit, and gives it for every
+    /// literal of one to three digits: every byte value at each place of
+    /// literals of one and two bytes, and literals of three bytes over
+    /// digits, their neighbours in ASCII and bytes with the high bit set,
+    /// after other bytes. Empty and longer literals are left to the
+    /// general reads.
+    func test_shortDigits_areWhatShortIntegerGives_exhaustively() {
+        let edges: [UInt8] = Array(0x2D...0x3A) + [0x00, 0x20, 0x2B, 0x45, 0x65, 0x5D, 0x7F, 0x80, 0xB0, 0xB9, 0xF0, 0xFA, 0xFF]
+        var literals: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for a in 0...255 { for b in 0...255 { literals.append([UInt8(a), UInt8(b)]) } }
+        for a in edges { for b in edges { for c in edges { literals.append([a, b, c]) } } }
+        for digits in 0..<1000 { literals.append(Array(String(digits).utf8)) }
+        for digits in 0..<100 { literals.append(Array(("00" + String(digits)).suffix(3).utf8)) }
+        for literal in literals {
+            for prefix: [UInt8] in [[0x5B, 0x5B, 0x5B, 0x5B], [0x2C, 0x31, 0x32, 0x33], [0xFF, 0xFF, 0xFF, 0xFF], [0x30, 0x30, 0x30, 0x30]] {
+                let buffer = prefix + literal + [0x5D]
+                buffer.withUnsafeBufferPointer { buffer in
+                    let base = buffer.baseAddress!
+                    let start = prefix.count, end = prefix.count + literal.count
+                    let fast = JSONDocument.shortDigits(base, start, end)
+                    let general = JSONDocument.shortInteger(base, start, end)
+                    if let fast {
+                        XCTAssertEqual(fast.bitPattern, general?.bitPattern, "\(literal) after \(prefix)")
+                    } else if literal.allSatisfy({ $0 &- 0x30 < 10 }) {
+                        XCTFail("\(literal) not read")
+                    }
+                }
+            }
+        }
+        XCTAssertNil(Array("[]".utf8).withUnsafeBufferPointer { JSONDocument.shortDigits($0.baseAddress!, 1, 1) })
+        XCTAssertNil(Array("[1234]".utf8).withUnsafeBufferPointer { JSONDocument.shortDigits($0.baseAddress!, 1, 5) })
+    }
+
     // MARK: Key paths
 
     /// `path` resolved from the root, segment by segment, as `resolve`
@@ -148,6 +182,56 @@ final class MessageLookupFastPathTests: XCTestCase {
         for _ in 0..<5_000 {
             let path = paths.randomElement(using: &generator)!
             XCTAssertEqual(document.resolve(path), referenceResolve(document, path), path)
+        }
+    }
+
+    /// The message API's C-string paths (`resolve(cString:)`, measured
+    /// while the memo reads them a word at a time) resolve as from the
+    /// root, one after another, mixed with Swift-string paths; each is
+    /// placed so that it ends at every offset of a page before one that
+    /// is not readable (a word read across the page end would crash).
+    /// A path of 256 bytes or more resolves to nothing, one of 255 does.
+    func test_cStringPaths_resolveAsFromTheRoot_andReadNoPageTheyDoNotReach() throws {
+        let long = String(repeating: "k", count: 250)
+        let document = try parseJSON(#"""
+        {"id":"m","a":{"b":1,"bc":{"d":[10,{"e":"x"},[7,8]]},"b.c":2,"b\\c":3},"file":{"name":"n","path":"p","size":4},
+         "poll":{"options":[{"text":"one","votes":1},{"text":"two","votes":2},3,4,5,6,7,8,9,{"text":"ten"}]},
+         "\#(long)":{"abcd":5,"abcde":6}}
+        """#)
+        let paths = ["a", "a.b", "a.bc", "a.bc.d", "a.bc.d.0", "a.bc.d.1.e", "a.bc.d.2.1", #"a.b\.c"#, #"a.b\\c"#,
+                     #"a.b\"#, "a.", ".a", "a..b", "", "file.name", "file.path", "file.size", "file", "files.name",
+                     "poll.options.0.text", "poll.options.1.votes", "poll.options.9.text", "poll.options.10",
+                     long + ".abcd", long + ".abcde", long + ".abcd" + "x", long + ".abcdef", long + ".ab"]
+        XCTAssertEqual((long + ".abcd").utf8.count, 255)
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let pages = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              pages != MAP_FAILED else { return XCTFail("mmap") }
+        defer { munmap(pages, 2 * pageSize) }
+        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
+        let page = pages.assumingMemoryBound(to: UInt8.self)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6_000 {
+            let path = paths.randomElement(using: &generator)!
+            let expected = path.utf8.count < 256 ? referenceResolve(document, path) : nil
+            if round % 5 == 0 {
+                XCTAssertEqual(document.resolve(path), referenceResolve(document, path), path)
+                continue
+            }
+            // The NUL at one of the page's last 24 bytes, or anywhere.
+            let bytes = Array(path.utf8) + [0]
+            let end = round % 3 == 0 ? Int.random(in: bytes.count...pageSize, using: &generator)
+                : pageSize - Int.random(in: 0..<min(24, pageSize - bytes.count + 1), using: &generator)
+            let start = end - bytes.count
+            for (offset, byte) in bytes.enumerated() { page[start + offset] = byte }
+            XCTAssertEqual(document.resolve(cString: UnsafePointer(page + start)), expected, "\(path) at \(start)")
+        }
+        // Too long: 256 bytes and more, also with a key that would match.
+        for length in [256, 257, 300, 4000] {
+            let bytes = Array(String(repeating: "a", count: length).utf8) + [0]
+            let start = pageSize - bytes.count
+            for (offset, byte) in bytes.enumerated() { page[start + offset] = byte }
+            XCTAssertNil(document.resolve(cString: UnsafePointer(page + start)), "\(length)")
+            XCTAssertEqual(document.resolve("a.b"), referenceResolve(document, "a.b"))
         }
     }
 
