@@ -193,7 +193,7 @@ extension JSONDocument {
     public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !nodes.isEmpty, path.baseAddress != nil else { return nil }
         let (current, start) = arrayIndex.paths.resume(path)
-        return resolve(path, from: current, at: start)
+        return resolve(path, from: current, at: start, padded: true)
     }
 
     /// `resolve(path:)` of the C string `cString` (the message API's
@@ -207,18 +207,27 @@ extension JSONDocument {
     @inline(never)
     func resolve(cString: UnsafePointer<UInt8>) -> Int? {
         guard !nodes.isEmpty, let (current, start, path) = arrayIndex.paths.resume(cString: cString) else { return nil }
-        return resolve(path, from: current, at: start)
+        return resolve(path, from: current, at: start, padded: true)
     }
 
     /// The rest of a resolve: the segments of `path` from offset `start`,
-    /// from the node `current` (where the memo left off).
-    private func resolve(_ path: UnsafeBufferPointer<UInt8>, from current: Int, at start: Int) -> Int? {
+    /// from the node `current` (where the memo left off). `padded`: eight
+    /// bytes can be read at every offset of `path` (the memo's copy), so
+    /// a segment's end is looked for a word at a time
+    /// (`PathMemo.separatorOrEscape`).
+    @inline(__always)
+    private func resolve(_ path: UnsafeBufferPointer<UInt8>, from current: Int, at start: Int, padded: Bool) -> Int? {
         guard let base = path.baseAddress else { return nil }
         var current = current, start = start
         while true {
             // The segment runs to the next '.' that no backslash escapes.
             var end = start
             var escaped = false
+            if padded {
+                end = PathMemo.separatorOrEscape(base, from: start, count: path.count)
+                // A backslash: the segment is read again below, a byte at a time.
+                if end < path.count, base[end] == UInt8(ascii: "\\") { end = start }
+            }
             while end < path.count, base[end] != UInt8(ascii: ".") {
                 if base[end] == UInt8(ascii: "\\") {
                     guard end + 1 < path.count else { return nil }
@@ -241,6 +250,7 @@ extension JSONDocument {
     }
 
     /// One key path step: an array element by position, or an object member.
+    @inline(__always)
     private func step(from current: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         if nodes[current].kind == .array {
             guard let position = Self.decimal(segment) else { return nil }
