@@ -256,7 +256,9 @@ final class MessageLookupFastPathTests: XCTestCase {
     /// whose key has the same bytes, as a byte-by-byte comparison does:
     /// keys of 0 to 20 bytes and the same keys changed at each byte, in
     /// objects where the key looked for comes last (near the end of the
-    /// input, where fewer than eight bytes are left to load) or not at all.
+    /// input, where fewer than eight bytes are left to load) or not at all;
+    /// also as a padded path's segment (a key of up to eight bytes
+    /// compared as one word).
     func test_member_findsTheKeyAByteComparisonFinds() throws {
         for length in 0...20 {
             let key = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
@@ -281,6 +283,14 @@ final class MessageLookupFastPathTests: XCTestCase {
                         if expected == nil, Array(document.bytes[Int(node.start)..<Int(node.end)]) == wanted { expected = value }
                     }
                     XCTAssertEqual(wanted.withUnsafeBufferPointer { document.member(JSONDocument.root, $0) }, expected, text)
+                    // As a segment of a padded path (compared as one word when short).
+                    for padding: UInt8 in [0x22, 0x00, 0x78] {
+                        let path = wanted + [UInt8](repeating: padding, count: 8)
+                        let found = path.withUnsafeBufferPointer {
+                            document.member(JSONDocument.root, UnsafeBufferPointer(rebasing: $0[0..<wanted.count]), padded: true)
+                        }
+                        XCTAssertEqual(found, expected, "\(text) padded with \(padding)")
+                    }
                 }
             }
         }
