@@ -97,6 +97,40 @@ final class MessageLookupFastPathTests: XCTestCase {
         }
     }
 
+    /// `shortDigits` (a literal of up to three digits, unrolled) gives
+    /// what `shortInteger` gives, bit for bit, and gives it for every
+    /// literal of one to three digits: every byte value at each place of
+    /// literals of one and two bytes, and literals of three bytes over
+    /// digits, their neighbours in ASCII and bytes with the high bit set,
+    /// after other bytes. Empty and longer literals are left to the
+    /// general reads.
+    func test_shortDigits_areWhatShortIntegerGives_exhaustively() {
+        let edges: [UInt8] = Array(0x2D...0x3A) + [0x00, 0x20, 0x2B, 0x45, 0x65, 0x5D, 0x7F, 0x80, 0xB0, 0xB9, 0xF0, 0xFA, 0xFF]
+        var literals: [[UInt8]] = (0...255).map { [UInt8($0)] }
+        for a in 0...255 { for b in 0...255 { literals.append([UInt8(a), UInt8(b)]) } }
+        for a in edges { for b in edges { for c in edges { literals.append([a, b, c]) } } }
+        for digits in 0..<1000 { literals.append(Array(String(digits).utf8)) }
+        for digits in 0..<100 { literals.append(Array(("00" + String(digits)).suffix(3).utf8)) }
+        for literal in literals {
+            for prefix: [UInt8] in [[0x5B, 0x5B, 0x5B, 0x5B], [0x2C, 0x31, 0x32, 0x33], [0xFF, 0xFF, 0xFF, 0xFF], [0x30, 0x30, 0x30, 0x30]] {
+                let buffer = prefix + literal + [0x5D]
+                buffer.withUnsafeBufferPointer { buffer in
+                    let base = buffer.baseAddress!
+                    let start = prefix.count, end = prefix.count + literal.count
+                    let fast = JSONDocument.shortDigits(base, start, end)
+                    let general = JSONDocument.shortInteger(base, start, end)
+                    if let fast {
+                        XCTAssertEqual(fast.bitPattern, general?.bitPattern, "\(literal) after \(prefix)")
+                    } else if literal.allSatisfy({ $0 &- 0x30 < 10 }) {
+                        XCTFail("\(literal) not read")
+                    }
+                }
+            }
+        }
+        XCTAssertNil(Array("[]".utf8).withUnsafeBufferPointer { JSONDocument.shortDigits($0.baseAddress!, 1, 1) })
+        XCTAssertNil(Array("[1234]".utf8).withUnsafeBufferPointer { JSONDocument.shortDigits($0.baseAddress!, 1, 5) })
+    }
+
     // MARK: Key paths
 
     /// `path` resolved from the root, segment by segment, as `resolve`
@@ -151,6 +185,56 @@ final class MessageLookupFastPathTests: XCTestCase {
         }
     }
 
+    /// The message API's C-string paths (`resolve(cString:)`, measured
+    /// while the memo reads them a word at a time) resolve as from the
+    /// root, one after another, mixed with Swift-string paths; each is
+    /// placed so that it ends at every offset of a page before one that
+    /// is not readable (a word read across the page end would crash).
+    /// A path of 256 bytes or more resolves to nothing, one of 255 does.
+    func test_cStringPaths_resolveAsFromTheRoot_andReadNoPageTheyDoNotReach() throws {
+        let long = String(repeating: "k", count: 250)
+        let document = try parseJSON(#"""
+        {"id":"m","a":{"b":1,"bc":{"d":[10,{"e":"x"},[7,8]]},"b.c":2,"b\\c":3},"file":{"name":"n","path":"p","size":4},
+         "poll":{"options":[{"text":"one","votes":1},{"text":"two","votes":2},3,4,5,6,7,8,9,{"text":"ten"}]},
+         "\#(long)":{"abcd":5,"abcde":6}}
+        """#)
+        let paths = ["a", "a.b", "a.bc", "a.bc.d", "a.bc.d.0", "a.bc.d.1.e", "a.bc.d.2.1", #"a.b\.c"#, #"a.b\\c"#,
+                     #"a.b\"#, "a.", ".a", "a..b", "", "file.name", "file.path", "file.size", "file", "files.name",
+                     "poll.options.0.text", "poll.options.1.votes", "poll.options.9.text", "poll.options.10",
+                     long + ".abcd", long + ".abcde", long + ".abcd" + "x", long + ".abcdef", long + ".ab"]
+        XCTAssertEqual((long + ".abcd").utf8.count, 255)
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let pages = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              pages != MAP_FAILED else { return XCTFail("mmap") }
+        defer { munmap(pages, 2 * pageSize) }
+        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
+        let page = pages.assumingMemoryBound(to: UInt8.self)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6_000 {
+            let path = paths.randomElement(using: &generator)!
+            let expected = path.utf8.count < 256 ? referenceResolve(document, path) : nil
+            if round % 5 == 0 {
+                XCTAssertEqual(document.resolve(path), referenceResolve(document, path), path)
+                continue
+            }
+            // The NUL at one of the page's last 24 bytes, or anywhere.
+            let bytes = Array(path.utf8) + [0]
+            let end = round % 3 == 0 ? Int.random(in: bytes.count...pageSize, using: &generator)
+                : pageSize - Int.random(in: 0..<min(24, pageSize - bytes.count + 1), using: &generator)
+            let start = end - bytes.count
+            for (offset, byte) in bytes.enumerated() { page[start + offset] = byte }
+            XCTAssertEqual(document.resolve(cString: UnsafePointer(page + start)), expected, "\(path) at \(start)")
+        }
+        // Too long: 256 bytes and more, also with a key that would match.
+        for length in [256, 257, 300, 4000] {
+            let bytes = Array(String(repeating: "a", count: length).utf8) + [0]
+            let start = pageSize - bytes.count
+            for (offset, byte) in bytes.enumerated() { page[start + offset] = byte }
+            XCTAssertNil(document.resolve(cString: UnsafePointer(page + start)), "\(length)")
+            XCTAssertEqual(document.resolve("a.b"), referenceResolve(document, "a.b"))
+        }
+    }
+
     func test_aPathAfterTheNextParse_doesNotResumeInTheOldDocument() throws {
         var document = try parseJSON(#"{"x":1,"file":{"name":"a","size":1}}"#)
         XCTAssertEqual(document.resolve("file.name").flatMap { document.string($0) }, "a")
@@ -172,7 +256,9 @@ final class MessageLookupFastPathTests: XCTestCase {
     /// whose key has the same bytes, as a byte-by-byte comparison does:
     /// keys of 0 to 20 bytes and the same keys changed at each byte, in
     /// objects where the key looked for comes last (near the end of the
-    /// input, where fewer than eight bytes are left to load) or not at all.
+    /// input, where fewer than eight bytes are left to load) or not at all;
+    /// also as a padded path's segment (a key of up to eight bytes
+    /// compared as one word).
     func test_member_findsTheKeyAByteComparisonFinds() throws {
         for length in 0...20 {
             let key = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
@@ -197,12 +283,40 @@ final class MessageLookupFastPathTests: XCTestCase {
                         if expected == nil, Array(document.bytes[Int(node.start)..<Int(node.end)]) == wanted { expected = value }
                     }
                     XCTAssertEqual(wanted.withUnsafeBufferPointer { document.member(JSONDocument.root, $0) }, expected, text)
+                    // As a segment of a padded path (compared as one word when short).
+                    for padding: UInt8 in [0x22, 0x00, 0x78] {
+                        let path = wanted + [UInt8](repeating: padding, count: 8)
+                        let found = path.withUnsafeBufferPointer {
+                            document.member(JSONDocument.root, UnsafeBufferPointer(rebasing: $0[0..<wanted.count]), padded: true)
+                        }
+                        XCTAssertEqual(found, expected, "\(text) padded with \(padding)")
+                    }
                 }
             }
         }
         let document = try parseJSON(#"{"identity":1,"id":2,"nam":3,"name":4}"#)
         XCTAssertTrue(document.members(JSONDocument.root, "id", "name") == (4, 8))
         XCTAssertTrue(document.members(JSONDocument.root, "name", "identity") == (8, 2))
+    }
+
+    /// `separatorOrEscape` (eight bytes at a time) finds the first '.' or
+    /// backslash that a byte loop finds, from every start, in paths of 0
+    /// to 40 bytes over letters, dots, backslashes and bytes that differ
+    /// from them by one bit or carry, with other bytes past the path's end.
+    func test_separatorOrEscape_isTheFirstAByteLoopFinds() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x2E, 0x5C, 0x61, 0x2F, 0x2D, 0x5D, 0x5B, 0x6E, 0x1C, 0xAE, 0xDC, 0x00, 0xFF, 0x01]
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<(count + 8)).map { _ in alphabet.randomElement(using: &generator)! }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...count {
+                    let expected = (start..<count).first { bytes[$0] == 0x2E || bytes[$0] == 0x5C } ?? count
+                    XCTAssertEqual(PathMemo.separatorOrEscape(buffer.baseAddress!, from: start, count: count), expected,
+                                   "\(bytes) from \(start) of \(count)")
+                }
+            }
+        }
     }
 
     func test_sharedPrefix_isTheFirstDifference() {

@@ -71,17 +71,14 @@ enum MessageAccess {
     private static func lookup(_ path: UnsafePointer<CChar>, textNode: Int?, _ arena: StringArena,
                                _ document: inout JSONDocument,
                                _ read: (StringArena, inout JSONDocument, Int) -> Bool) -> cellhost_lookup {
-        // `text`, which nearly every cell reads, was found while loading
-        // (and needs no measuring of the path first).
+        // `text`, which nearly every cell reads, was found while loading.
+        // Another path is measured as it is read (a path of 256 bytes or
+        // more is missing), not by a `strnlen` first.
         let node: Int?
         if isText(path) {
             node = textNode
         } else {
-            let length = strnlen(path, 256)
-            guard length < 256 else { return cellhost_lookup(CELLHOST_MISSING) }
-            node = path.withMemoryRebound(to: UInt8.self, capacity: length) {
-                document.resolve(path: UnsafeBufferPointer(start: $0, count: length))
-            }
+            node = document.resolve(cString: UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self))
         }
         guard let node else { return cellhost_lookup(CELLHOST_MISSING) }
         if document.kind(node) == .null { return cellhost_lookup(CELLHOST_MISSING) }

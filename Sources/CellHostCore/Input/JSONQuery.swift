@@ -23,7 +23,15 @@ extension JSONDocument {
     /// after its first byte (a message's top level, looked up on every
     /// plugin call, has half a dozen members).
     public func member(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let decided = Self.member(nodes, bytes, index, key) { return decided }
+        member(index, key, padded: false)
+    }
+
+    /// `member`; `padded`: eight bytes can be read from the start of `key`
+    /// (a segment of the memo's copy of a path), so a key of up to eight
+    /// bytes is compared as one word, without a `memcmp` call.
+    @inline(__always)
+    func member(_ index: Int, _ key: UnsafeBufferPointer<UInt8>, padded: Bool) -> Int? {
+        if let decided = Self.member(nodes, bytes, index, key, padded: padded) { return decided }
         return escapedMember(index, key)
     }
 
@@ -32,19 +40,20 @@ extension JSONDocument {
     /// `.some(node)` or `.some(nil)` when decided, `nil` when a key with
     /// escapes had to be passed over (it is compared decoded, by
     /// `escapedMember`).
+    @inline(__always)
     private static func member(_ nodes: Nodes, _ bytes: [UInt8], _ index: Int,
-                               _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
+                               _ key: UnsafeBufferPointer<UInt8>, padded: Bool) -> Int?? {
         nodes.withUnsafeBufferPointer { nodes in
-            bytes.withUnsafeBufferPointer { bytes in member(nodes, bytes, index, key) }
+            bytes.withUnsafeBufferPointer { bytes in member(nodes, bytes, index, key, padded: padded) }
         }
     }
 
     @inline(__always)
     private static func member(_ nodes: UnsafeBufferPointer<Node>, _ bytes: UnsafeBufferPointer<UInt8>, _ index: Int,
-                               _ key: UnsafeBufferPointer<UInt8>) -> Int?? {
+                               _ key: UnsafeBufferPointer<UInt8>, padded: Bool) -> Int?? {
         var found: Int?
         let scanned = scanMembers(nodes, index) { name in
-            guard nameEquals(nodes[name], bytes, key) else { return true }
+            guard nameEquals(nodes[name], bytes, key, padded: padded) else { return true }
             found = name + 1
             return false
         }
@@ -72,9 +81,18 @@ extension JSONDocument {
 
     /// Whether the unescaped key `name` is the bytes `key`.
     @inline(__always)
-    private static func nameEquals(_ name: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>)
-        -> Bool {
+    private static func nameEquals(_ name: Node, _ bytes: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>,
+                                   padded: Bool = false) -> Bool {
         guard Int(name.end &- name.start) == key.count, let base = bytes.baseAddress else { return false }
+        // A key of one to eight bytes as one word: the document's eight
+        // bytes from the name's start when they are within the value (the
+        // word's bytes past the name masked off).
+        if padded, UInt(bitPattern: key.count &- 1) < 8, Int(name.start) &+ 8 <= bytes.count {
+            let mask = UInt64.max >> UInt64(truncatingIfNeeded: 64 &- 8 &* key.count)
+            let wanted = UnsafeRawPointer(key.baseAddress.unsafelyUnwrapped).loadUnaligned(as: UInt64.self)
+            let seen = UnsafeRawPointer(base + Int(name.start)).loadUnaligned(as: UInt64.self)
+            return UInt64(littleEndian: wanted ^ seen) & mask == 0
+        }
         return key.isEmpty || (base[Int(name.start)] == key[0]
                                && memcmp(base + Int(name.start), key.baseAddress!, key.count) == 0)
     }
@@ -191,12 +209,43 @@ extension JSONDocument {
     /// The segments a path shares with the path resolved before it are not
     /// looked up again (`PathMemo`).
     public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !nodes.isEmpty, let base = path.baseAddress else { return nil }
-        var (current, start) = arrayIndex.paths.resume(path)
+        guard !nodes.isEmpty, path.baseAddress != nil else { return nil }
+        let (current, start) = arrayIndex.paths.resume(path)
+        return resolve(path, from: current, at: start, padded: true)
+    }
+
+    /// `resolve(path:)` of the C string `cString` (the message API's
+    /// paths): its length found while the memo copies and compares it
+    /// (`PathMemo.resume(cString:)`), not by a `strnlen` first. Nil for a
+    /// path of 256 bytes or more, as for a path that leads nowhere.
+    ///
+    /// A call of its own: inlined into each accessor, it made the string
+    /// accessor call the sanitizer instead of inlining it (+0.3 M
+    /// instructions for 10⁴ `real` messages).
+    @inline(never)
+    func resolve(cString: UnsafePointer<UInt8>) -> Int? {
+        guard !nodes.isEmpty, let (current, start, path) = arrayIndex.paths.resume(cString: cString) else { return nil }
+        return resolve(path, from: current, at: start, padded: true)
+    }
+
+    /// The rest of a resolve: the segments of `path` from offset `start`,
+    /// from the node `current` (where the memo left off). `padded`: eight
+    /// bytes can be read at every offset of `path` (the memo's copy), so
+    /// a segment's end is looked for a word at a time
+    /// (`PathMemo.separatorOrEscape`).
+    @inline(__always)
+    private func resolve(_ path: UnsafeBufferPointer<UInt8>, from current: Int, at start: Int, padded: Bool) -> Int? {
+        guard let base = path.baseAddress else { return nil }
+        var current = current, start = start
         while true {
             // The segment runs to the next '.' that no backslash escapes.
             var end = start
             var escaped = false
+            if padded {
+                end = PathMemo.separatorOrEscape(base, from: start, count: path.count)
+                // A backslash: the segment is read again below, a byte at a time.
+                if end < path.count, base[end] == UInt8(ascii: "\\") { end = start }
+            }
             while end < path.count, base[end] != UInt8(ascii: ".") {
                 if base[end] == UInt8(ascii: "\\") {
                     guard end + 1 < path.count else { return nil }
@@ -209,7 +258,7 @@ extension JSONDocument {
             let raw = UnsafeBufferPointer(start: base + start, count: end - start)
             let next: Int? = escaped
                 ? Self.unescaped(raw).withUnsafeBufferPointer { step(from: current, $0) }
-                : step(from: current, raw)
+                : step(from: current, raw, padded: padded)
             guard let next else { return nil }
             current = next
             guard end < path.count else { return current }
@@ -219,12 +268,13 @@ extension JSONDocument {
     }
 
     /// One key path step: an array element by position, or an object member.
-    private func step(from current: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inline(__always)
+    private func step(from current: Int, _ segment: UnsafeBufferPointer<UInt8>, padded: Bool = false) -> Int? {
         if nodes[current].kind == .array {
             guard let position = Self.decimal(segment) else { return nil }
             return element(current, position)
         }
-        return member(current, segment)
+        return member(current, segment, padded: padded)
     }
 
     /// A path segment with its backslash escapes removed.
@@ -367,7 +417,7 @@ extension JSONDocument {
                     for position in 0..<min(max(0, capacity), total) {
                         let node = nodes[first + position]
                         let start = Int(node.start), end = Int(node.end)
-                        out[position] = shortInteger(base, start, end)
+                        out[position] = shortDigits(base, start, end) ?? shortInteger(base, start, end)
                             ?? number(UnsafeBufferPointer(start: base + start, count: end - start))
                     }
                 }
@@ -376,11 +426,35 @@ extension JSONDocument {
         }
     }
 
+    /// A literal of one to three digits (a waveform's samples, 0-255) in
+    /// the bytes `start..<end` of `base`: what `shortInteger` gives for
+    /// it, read without its loop (unrolled for the length); nil for any
+    /// other literal.
+    @inline(__always)
+    static func shortDigits(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        let length = end &- start
+        guard UInt(bitPattern: length &- 1) < 3 else { return nil }
+        let text = base + start
+        var value = UInt32(text[0]) &- 0x30
+        guard value < 10 else { return nil }
+        if length > 1 {
+            let second = UInt32(text[1]) &- 0x30
+            guard second < 10 else { return nil }
+            value = value &* 10 &+ second
+            if length > 2 {
+                let third = UInt32(text[2]) &- 0x30
+                guard third < 10 else { return nil }
+                value = value &* 10 &+ third
+            }
+        }
+        return Double(value)
+    }
+
     /// A literal of an optional '-' and at most 15 digits (a waveform's
     /// samples), read in one pass: what `number` gives for it (an integer
     /// below 2^53, `-0` as 0); nil for any other literal.
     @inline(__always)
-    private static func shortInteger(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    static func shortInteger(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         let negative = start < end && base[start] == UInt8(ascii: "-")
         let first = negative ? start + 1 : start
         guard first < end, end - first <= 15 else { return nil }
