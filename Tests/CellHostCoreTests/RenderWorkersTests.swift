@@ -132,9 +132,9 @@ final class RenderWorkersTests: XCTestCase {
         XCTAssertEqual(output.bytes.filter { $0 == 0x0A }.count, 60 * 1000, "every message is written (1000 rows each)")
     }
 
-    func test_defaultThreads_isOneLessThanTheCores_upToTheMaximum_andNoneOnOneCore() {
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 0)
-        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 0, "one core: the two-thread split")
+    func test_defaultThreads_isOneLessThanTheCores_upToTheMaximum_andOneOnOneCore() {
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 0), 1)
+        XCTAssertEqual(RenderPipeline.defaultThreads(cores: 1), 1, "one core: one worker, taking turns with the reading thread")
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 2), 1)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 8), 7)
         XCTAssertEqual(RenderPipeline.defaultThreads(cores: 64), RenderPipeline.maximumThreads)

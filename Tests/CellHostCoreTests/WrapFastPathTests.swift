@@ -197,6 +197,17 @@ final class WrapFastPathTests: XCTestCase {
         return canvas
     }
 
+    /// The layout `Wrapper` makes of a fresh canvas holding `canvas`'s
+    /// content (the reference reads `canvas` itself, unwrapped).
+    static func wrapCopy(of canvas: CellCanvas, width: Int, mode: WidthMode) -> Layout {
+        let wrapped = CellCanvas()
+        wrapped.bytes.append(contentsOf: canvas.bytes.elements)
+        wrapped.items.append(contentsOf: canvas.items.elements)
+        wrapped.blockCells = canvas.blockCells
+        Wrapper(width: width, mode: mode).wrap(wrapped)
+        return Layout(wrapped)
+    }
+
     func test_wrapper_placesWhatTheGreedyRuleClusterByClusterPlaces_onRandomContent() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
@@ -204,12 +215,7 @@ final class WrapFastPathTests: XCTestCase {
             let width = Int.random(in: 1...24, using: &generator)
             for mode in WidthMode.allCases {
                 let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
-                let wrapped = CellCanvas()
-                wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                wrapped.items.append(contentsOf: canvas.items.elements)
-                wrapped.blockCells = canvas.blockCells
-                Wrapper(width: width, mode: mode).wrap(wrapped)
-                let actual = Layout(wrapped)
+                let actual = Self.wrapCopy(of: canvas, width: width, mode: mode)
                 let content = String(decoding: canvas.bytes.elements, as: UTF8.self)
                 XCTAssertEqual(actual, expected, "\(mode) width \(width): \(content.debugDescription) \(Array(canvas.items.elements))")
                 if actual != expected { return }
@@ -229,12 +235,9 @@ final class WrapFastPathTests: XCTestCase {
                     canvas.append(String(decoding: bytes[..<split], as: UTF8.self), style: [])
                     canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
                     for mode in WidthMode.allCases {
-                        let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
-                        let wrapped = CellCanvas()
-                        wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                        wrapped.items.append(contentsOf: canvas.items.elements)
-                        Wrapper(width: width, mode: mode).wrap(wrapped)
-                        XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
+                        XCTAssertEqual(Self.wrapCopy(of: canvas, width: width, mode: mode),
+                                       ReferenceWrapper.layout(canvas, width: width, mode: mode),
+                                       "\(text.debugDescription) split \(split) width \(width)")
                     }
                 }
             }
@@ -261,13 +264,10 @@ final class WrapFastPathTests: XCTestCase {
                     for width in 1...14 {
                         for mode in WidthMode.allCases {
                             let expected = ReferenceWrapper.layout(canvas, width: width, mode: mode)
-                            let wrapped = CellCanvas()
-                            wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                            wrapped.items.append(contentsOf: canvas.items.elements)
-                            Wrapper(width: width, mode: mode).wrap(wrapped)
-                            XCTAssertEqual(Layout(wrapped), expected,
+                            let actual = Self.wrapCopy(of: canvas, width: width, mode: mode)
+                            XCTAssertEqual(actual, expected,
                                            "\(text.debugDescription) split \(first) \(second) width \(width) \(mode)")
-                            if Layout(wrapped) != expected { return }
+                            if actual != expected { return }
                         }
                     }
                 }
@@ -291,12 +291,9 @@ final class WrapFastPathTests: XCTestCase {
                     let bytes = Array(text.utf8)
                     canvas.append(String(decoding: bytes[..<split], as: UTF8.self), style: [])
                     canvas.append(String(decoding: bytes[split...], as: UTF8.self), style: .strong)
-                    let expected = ReferenceWrapper.layout(canvas, width: width, mode: .grapheme)
-                    let wrapped = CellCanvas()
-                    wrapped.bytes.append(contentsOf: canvas.bytes.elements)
-                    wrapped.items.append(contentsOf: canvas.items.elements)
-                    Wrapper(width: width).wrap(wrapped)
-                    XCTAssertEqual(Layout(wrapped), expected, "\(text.debugDescription) split \(split) width \(width)")
+                    XCTAssertEqual(Self.wrapCopy(of: canvas, width: width, mode: .grapheme),
+                                   ReferenceWrapper.layout(canvas, width: width, mode: .grapheme),
+                                   "\(text.debugDescription) split \(split) width \(width)")
                 }
             }
         }

@@ -110,11 +110,12 @@ public final class RenderPipeline: @unchecked Sendable {
 
     /// One render worker less than the cores, at most `maximumThreads`:
     /// the reading thread, which keeps input order and writes, needs a core
-    /// of its own. On one core, none: the two-thread split, which costs
-    /// less there (1M messages on one core: 5.78 s against 6.19 s with a
-    /// worker, which needs a copy of each record and more hand-overs).
+    /// of its own. On one core, one worker too: the two sides take turns in
+    /// runs of slots, and that now costs less than the two-thread split
+    /// (10⁶ `real` messages pinned to one core, 7 interleaved rounds: 1.50 s
+    /// against 1.71 s; `Benchmarks/threads.sh`: 1.63 s against 1.72 s).
     public static func defaultThreads(cores: Int) -> Int {
-        min(max(0, cores - 1), maximumThreads)
+        min(max(1, cores - 1), maximumThreads)
     }
 
     /// The most render threads `threadCount` picks.
