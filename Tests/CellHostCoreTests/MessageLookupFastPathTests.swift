@@ -235,6 +235,34 @@ final class MessageLookupFastPathTests: XCTestCase {
         }
     }
 
+    /// A path handed over as a buffer (`resolve(path:)`, Swift callers)
+    /// is read only within it: each is placed to end at the last byte of
+    /// a page before one that is not readable (a word read past its end,
+    /// as the memo's padded copy allows, would crash), and resolves as
+    /// from the root.
+    func test_bufferPaths_resolveAsFromTheRoot_andReadNothingPastTheirEnd() throws {
+        let document = try parseJSON(#"""
+        {"id":"m","a":{"b":1,"bc":{"d":[10,{"e":"x"},[7,8]]},"b.c":2,"b\\c":3},"file":{"name":"n","path":"p","size":4}}
+        """#)
+        let paths = ["a", "a.b", "a.bc", "a.bc.d.1.e", "a.bc.d.2.1", #"a.b\.c"#, #"a.b\\c"#, #"a.b\"#, "a.", ".a",
+                     "file.name", "file.path", "file.size", "files.name", "id", "i", "abcdefghij.k"]
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let pages = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              pages != MAP_FAILED else { return XCTFail("mmap") }
+        defer { munmap(pages, 2 * pageSize) }
+        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
+        let page = pages.assumingMemoryBound(to: UInt8.self)
+        for _ in 0..<3 {
+            for path in paths {
+                let bytes = Array(path.utf8)
+                let start = pageSize - bytes.count
+                for (offset, byte) in bytes.enumerated() { page[start + offset] = byte }
+                let found = document.resolve(path: UnsafeBufferPointer(start: page + start, count: bytes.count))
+                XCTAssertEqual(found, referenceResolve(document, path), path)
+            }
+        }
+    }
+
     func test_aPathAfterTheNextParse_doesNotResumeInTheOldDocument() throws {
         var document = try parseJSON(#"{"x":1,"file":{"name":"a","size":1}}"#)
         XCTAssertEqual(document.resolve("file.name").flatMap { document.string($0) }, "a")

@@ -211,7 +211,8 @@ extension JSONDocument {
     public func resolve(path: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !nodes.isEmpty, path.baseAddress != nil else { return nil }
         let (current, start) = arrayIndex.paths.resume(path)
-        return resolve(path, from: current, at: start, padded: true)
+        // The caller's bytes: nothing may be read past their end.
+        return resolve(path, from: current, at: start, padded: false)
     }
 
     /// `resolve(path:)` of the C string `cString` (the message API's
