@@ -60,8 +60,8 @@ final class PipelineMemoryTests: XCTestCase {
         canvas.releaseLargeBuffers()
         XCTAssertLessThanOrEqual(canvas.pieces.capacity * MemoryLayout<Piece>.stride, 1 << 20)
 
-        for _ in 0..<((1 << 20) + 1) { canvas.wrapLists.glyphs.append(0x78) }
+        for _ in 0..<((1 << 20) + 1) { canvas.wrapGlyphs.append(0x78) }
         canvas.releaseLargeBuffers()
-        XCTAssertLessThanOrEqual(canvas.wrapLists.glyphs.capacity, 1 << 20)
+        XCTAssertLessThanOrEqual(canvas.wrapGlyphs.capacity, 1 << 20)
     }
 }

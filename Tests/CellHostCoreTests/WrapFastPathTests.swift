@@ -246,9 +246,9 @@ final class WrapFastPathTests: XCTestCase {
 
     /// A word placed after spaces an item ended with, and a word that
     /// goes on from the item before (ASCII, or accented letters collected
-    /// at once) finished by ASCII: placed without collecting when one
-    /// segment of spaces and one of the word fit (`placeASCIIWord(afterSpaces:)`,
-    /// `placeCollectedWord`), else by `placeWord`. Three items of
+    /// at once) finished by ASCII: placed at once when one segment of
+    /// spaces and one of the word fit (`placeCollectedWord`), else by
+    /// `placeWord`. Three items of
     /// alternating styles, split at every pair of bytes (a split inside a
     /// letter gives U+FFFD on both sides, as the sanitizer makes it).
     func test_wrapper_placesWordsAfterCollectedSpacesAndLetters_likeTheGreedyRule() {

@@ -113,8 +113,7 @@ struct RecentStrings {
     static func decoded(_ all: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, small: Bool) -> String {
         let length = range.count
         if small, length <= 15, let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count {
-            let low = KeyWord.of(base, range.lowerBound, length, count: all.count)
-            let high = length > 8 ? KeyWord.of(base, range.lowerBound &+ 8, length &- 8, count: all.count) : 0
+            let (low, high) = words(base, range.lowerBound, length, count: all.count)
             if let small = SmallASCII.string(low, high, count: length) { return small }
         }
         return decoded(UnsafeBufferPointer(rebasing: all[range]))

@@ -86,9 +86,13 @@ public final class CellCanvas {
     /// The lines written out: the chrome's, made of `pieces`.
     var outputLines = UnsafeList<Line>()
     var clusters: [Cluster] = []
-    /// The wrapper's work list for rows' glyphs (kept for its capacity;
-    /// the word and spaces it collects are on its stack).
-    var wrapLists = Wrapper.Lists()
+    /// The wrapper's work list for rows' glyphs, put after the content
+    /// once it is wrapped (the text being wrapped is read in place
+    /// meanwhile). Kept for its capacity, and stored back by the wrapper
+    /// only when it grew, so its count is stale between wraps (each wrap
+    /// empties its copy first). The word and spaces the wrapper collects
+    /// are on its stack (`Wrapper.SegmentList`).
+    var wrapGlyphs = UnsafeList<UInt8>()
 
     /// The per-message caps (`OutputLimits`), enforced while building.
     var limits = OutputLimits.standard
@@ -122,7 +126,7 @@ public final class CellCanvas {
         pieces.deallocate()
         contentLines.deallocate()
         outputLines.deallocate()
-        wrapLists.deallocate()
+        wrapGlyphs.deallocate()
     }
 
     /// Empties the content and the chrome's lines for the next message.
@@ -151,7 +155,7 @@ public final class CellCanvas {
     func releaseLargeBuffers(threshold: Int = 1 << 20) {
         func size<Element>(_ list: UnsafeList<Element>) -> Int { list.capacity &* MemoryLayout<Element>.stride }
         let largest = max(size(bytes), size(items), size(pieces), size(contentLines), size(outputLines),
-                          size(wrapLists.glyphs),
+                          size(wrapGlyphs),
                           blockCells.capacity &* MemoryLayout<cellhost_block_cell>.stride,
                           clusters.capacity &* MemoryLayout<Cluster>.stride)
         guard largest > threshold else { return }
@@ -162,7 +166,7 @@ public final class CellCanvas {
         contentLines.release(above: threshold)
         outputLines.release(above: threshold)
         if clusters.capacity * MemoryLayout<Cluster>.stride > threshold { clusters = [] }
-        wrapLists.release(above: threshold)
+        wrapGlyphs.release(above: threshold)
     }
 
     /// A point to roll content back to when a cell declines.

@@ -41,8 +41,7 @@ final class LocalTimeCache {
     func dayAndSecond(_ seconds: Double) -> (day: Int, second: Int) {
         let whole = Self.whole(seconds)
         if Self.hourKey(whole) == hour {
-            // Within ±3 × 10¹¹ (`whole` is clamped): no overflow.
-            let second = hourStartSecond &+ (whole &- hour &* 3600)
+            let second = secondInHourDay(whole)
             if second < 24 * 3600 { return (hourDay, second) }
         }
         return dayAndSecond(whole: whole)
@@ -92,8 +91,14 @@ final class LocalTimeCache {
             hourStartSecond = Int(hourStart.tm_hour) * 3600 + Int(hourStart.tm_min) * 60 + Int(hourStart.tm_sec)
             hourDay = Self.dayNumber(hourStart)
         }
-        return hourStartSecond + (whole - key * 3600)
+        return secondInHourDay(whole)
     }
+
+    /// The second of `hourStart`'s local day that `whole`, within `hour`'s
+    /// day or after it, falls on. Within ±3 × 10¹¹ (`whole` is clamped):
+    /// no overflow.
+    @inline(__always)
+    private func secondInHourDay(_ whole: Int) -> Int { hourStartSecond &+ (whole &- hour &* 3600) }
 
     /// `localtime_r` itself (a time past local midnight of its hour's day).
     private static func exact(_ whole: Int) -> tm {

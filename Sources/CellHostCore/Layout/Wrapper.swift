@@ -33,7 +33,7 @@ struct Wrapper {
     private func wrap(_ canvas: CellCanvas, stack: UnsafeMutableBufferPointer<Segment>) {
         // The state works on copies of the canvas's lists and moves them
         // back at the end (appends may have moved their memory).
-        var state = State(width: width, mode: mode, glyphs: canvas.wrapLists.glyphs, pieces: canvas.pieces,
+        var state = State(width: width, mode: mode, glyphs: canvas.wrapGlyphs, pieces: canvas.pieces,
                           lines: canvas.contentLines,
                           word: SegmentList(UnsafeMutableBufferPointer(rebasing: stack[..<Wrapper.segmentsOnStack])),
                           spaces: SegmentList(UnsafeMutableBufferPointer(rebasing: stack[Wrapper.segmentsOnStack...])))
@@ -75,7 +75,7 @@ struct Wrapper {
         // and copying it back whole read its count with a 16-byte load
         // right after the 8-byte store that emptied it, which cannot be
         // forwarded from that store and waited for it.
-        if state.glyphs.base != canvas.wrapLists.glyphs.base { canvas.wrapLists.glyphs = state.glyphs }
+        if state.glyphs.base != canvas.wrapGlyphs.base { canvas.wrapGlyphs = state.glyphs }
         state.word.deallocate()
         state.spaces.deallocate()
     }
@@ -125,28 +125,6 @@ struct Wrapper {
             UTF8Repair.appendScalar(scalar, to: &glyph)
             if DisplayWidth.width(of: String(decoding: glyph, as: UTF8.self)) != 1 { glyph = [0x3F] }
             glyph.withUnsafeBufferPointer { bytes.append(contentsOf: $0) }
-        }
-    }
-
-    /// The wrapper's work list that the canvas keeps for its memory: rows'
-    /// glyphs, put after the content once it is wrapped (the text being
-    /// wrapped is read in place meanwhile: nothing is appended to the
-    /// canvas's bytes until then). The canvas's copy is stored back only
-    /// when the list grew, so its count is stale between wraps (each wrap
-    /// empties its copy first). (A list, not an array: no release at the
-    /// end of each wrap.) The word and the spaces being collected are on
-    /// `wrap`'s stack (`SegmentList`).
-    struct Lists {
-        var glyphs = UnsafeList<UInt8>()
-
-        /// Gives back lists grown past `threshold` bytes by a large message.
-        mutating func release(above threshold: Int) {
-            glyphs.release(above: threshold)
-        }
-
-        /// Frees the memory (the owning canvas's deinit).
-        func deallocate() {
-            glyphs.deallocate()
         }
     }
 
@@ -477,7 +455,10 @@ struct Wrapper {
                     placeASCIIWord(bytes, spacesFrom: index, wordStart, wordEnd, style)
                 } else {
                     if wordStart > index { collectSpaces(index, wordStart, style) }
-                    placeASCIIWord(bytes, afterSpaces: wordStart, wordEnd, style)
+                    // After the spaces an item ended with (before a word in
+                    // another style): placed at once with them when it fits.
+                    collectWord(wordStart, wordEnd, columns: wordEnd &- wordStart, style)
+                    placeCollectedWord(bytes)
                 }
                 index = wordEnd
             }
@@ -502,29 +483,6 @@ struct Wrapper {
             } else {
                 cut(segment, bytes)
             }
-        }
-
-        /// What `placeWord` does for the ASCII word `wordStart..<wordEnd`
-        /// after the spaces collected (none of the word collected): when
-        /// it fits after them (the usual case: the spaces an item ended
-        /// with, before a word in another style), they and the word are
-        /// placed at once, without collecting the word and a call.
-        @inline(__always)
-        private mutating func placeASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>, afterSpaces wordStart: Int,
-                                             _ wordEnd: Int, _ style: Style) {
-            let columns = wordEnd &- wordStart
-            guard lineWidth > 0, lineWidth &+ spaceWidth &+ columns <= width, spaces.count == 1,
-                  let space = spaces.last else {
-                word.append(Segment(start: int32(wordStart), end: int32(wordEnd), width: int32(columns), style: style))
-                wordWidth = columns
-                placeWord(bytes)
-                return
-            }
-            emit(space.pointee.start, space.pointee.end, space.pointee.width, space.pointee.style)
-            emit(int32(wordStart), int32(wordEnd), int32(columns), style)
-            spaces.removeAll()
-            spaceWidth = 0
-            paragraphStart = false
         }
 
         /// `placeWord`, done here when the word collected is one segment
