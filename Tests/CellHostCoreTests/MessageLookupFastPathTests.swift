@@ -203,12 +203,7 @@ final class MessageLookupFastPathTests: XCTestCase {
                      "poll.options.0.text", "poll.options.1.votes", "poll.options.9.text", "poll.options.10",
                      long + ".abcd", long + ".abcde", long + ".abcd" + "x", long + ".abcdef", long + ".ab"]
         XCTAssertEqual((long + ".abcd").utf8.count, 255)
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard let pages = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              pages != MAP_FAILED else { return XCTFail("mmap") }
-        defer { munmap(pages, 2 * pageSize) }
-        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
-        let page = pages.assumingMemoryBound(to: UInt8.self)
+        let (page, pageSize) = try pageBeforeAnUnreadableOne()
         var generator = SystemRandomNumberGenerator()
         for round in 0..<6_000 {
             let path = paths.randomElement(using: &generator)!
@@ -246,12 +241,7 @@ final class MessageLookupFastPathTests: XCTestCase {
         """#)
         let paths = ["a", "a.b", "a.bc", "a.bc.d.1.e", "a.bc.d.2.1", #"a.b\.c"#, #"a.b\\c"#, #"a.b\"#, "a.", ".a",
                      "file.name", "file.path", "file.size", "files.name", "id", "i", "abcdefghij.k"]
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard let pages = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              pages != MAP_FAILED else { return XCTFail("mmap") }
-        defer { munmap(pages, 2 * pageSize) }
-        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
-        let page = pages.assumingMemoryBound(to: UInt8.self)
+        let (page, pageSize) = try pageBeforeAnUnreadableOne()
         for _ in 0..<3 {
             for path in paths {
                 let bytes = Array(path.utf8)
@@ -261,6 +251,17 @@ final class MessageLookupFastPathTests: XCTestCase {
                 XCTAssertEqual(found, referenceResolve(document, path), path)
             }
         }
+    }
+
+    /// A writable page followed by one that cannot be read, so a read past
+    /// the first page's end crashes; both are unmapped after the test.
+    private func pageBeforeAnUnreadableOne() throws -> (page: UnsafeMutablePointer<UInt8>, size: Int) {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let mapped: UnsafeMutableRawPointer? = mmap(nil, 2 * pageSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        let pages = try XCTUnwrap(mapped == MAP_FAILED ? nil : mapped, "mmap")
+        addTeardownBlock { munmap(pages, 2 * pageSize) }
+        XCTAssertEqual(mprotect(pages + pageSize, pageSize, PROT_NONE), 0)
+        return (pages.assumingMemoryBound(to: UInt8.self), pageSize)
     }
 
     func test_aPathAfterTheNextParse_doesNotResumeInTheOldDocument() throws {
